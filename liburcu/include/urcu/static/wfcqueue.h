@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Inline implementation of the wait-free concurrent queue (urcu/wfcqueue.h).
+ * Used by the library always and by users that define _LGPL_SOURCE.
+ *
+ * Representation.  The head holds a dummy node; head->node.next is the first
+ * real node (NULL when none is linked from the head) and tail->p the last
+ * node (&head->node when the queue is empty).  Every node's next is NULL
+ * until its successor is linked.
+ *
+ * Enqueue of a chain first..last (one node: first == last):
+ *   (E1) last->next = NULL                       (private, not yet reachable)
+ *   (E2) prev = xchg(&tail->p, last)             full barrier
+ *   (E3) prev->next = first
+ * E2 is the linearization point: the chain is in the queue from then on, even
+ * though it is reachable from the head only after E3.  Between E2 and E3 the
+ * queue is "being linked": prev->next is NULL while tail->p != prev.  A
+ * dequeuer that finds a NULL next pointer on a node that is not the tail knows
+ * an enqueuer sits between E2 and E3 and must wait for E3 (blocking) or give
+ * up (non-blocking).  No enqueuer ever waits: enqueue is wait-free.
+ *
+ * Ordering.  E2 is a full barrier, so the node's contents written before the
+ * enqueue are visible to anyone who reaches the node through E3's store; the
+ * dequeuer loads next pointers with acquire ordering (pairs with E2's
+ * barrier followed by E3).  The empty test reads head->node.next and tail->p
+ * without barriers: the queue is empty iff both say so.
+ *
+ * Dequeue of the first node n (single dequeuer, see the exclusion table):
+ *   if n->next != NULL: head->node.next = n->next, done.
+ *   else n may be the last node.  Set head->node.next = NULL, then try
+ *   cmpxchg(&tail->p, n, &head->node).  Success: the queue is empty and the
+ *   next enqueue's E3 writes head->node.next (the NULL store is ordered before
+ *   it by the cmpxchg's full barrier, so it cannot overwrite that E3).
+ *   Failure: an enqueuer already did E2 with prev == n; wait for its E3 on
+ *   n->next and move head->node.next to it.  No enqueuer writes
+ *   head->node.next in that case because the tail was never &head->node.
+ *
+ * Splice src into dest: take the chain first = src head->node.next (waiting
+ * for E3 if needed), set src head->node.next = NULL, then
+ * last = xchg(&src_tail->p, &src_head->node) makes src empty (full barrier
+ * after the NULL store, same argument as for dequeue), and append first..last
+ * to dest with E2/E3.  Links inside the chain that concurrent src enqueuers
+ * have not finished yet are completed later in place; dest's dequeuer waits
+ * for them like for any other E3.
+ */
+#ifndef URCU_STATIC_WFCQUEUE_H
+#define URCU_STATIC_WFCQUEUE_H
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <time.h>
+#include <urcu/compiler.h>
+#include <urcu/arch.h>
+#include <urcu/uatomic.h>
+#include <urcu/assert.h>
+#include <urcu/wfcqueue.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Waiting for an enqueuer between E2 and E3: that window is two instructions
+ * long, so spin first; if the enqueuer was preempted, yield the CPU to it,
+ * and after many yields sleep briefly so that a descheduled enqueuer on a
+ * busy machine does not cost a whole CPU.
+ */
+#define CDS_WFCQ_I_SPIN_ATTEMPTS	256
+#define CDS_WFCQ_I_YIELD_ATTEMPTS	64
+#define CDS_WFCQ_I_SLEEP_NS		100000L
+
+static inline void cds_wfcq_i_backoff(unsigned int *attempt)
+{
+	unsigned int a = (*attempt)++;
+
+	if (a < CDS_WFCQ_I_SPIN_ATTEMPTS) {
+		caa_cpu_relax();
+	} else if (a < CDS_WFCQ_I_SPIN_ATTEMPTS + CDS_WFCQ_I_YIELD_ATTEMPTS) {
+		(void) sched_yield();
+	} else {
+		struct timespec ts = { 0, CDS_WFCQ_I_SLEEP_NS };
+
+		(void) nanosleep(&ts, NULL);
+	}
+}
+
+static inline void cds_wfcq_i_node_init(struct cds_wfcq_node *node)
+{
+	node->next = NULL;
+}
+
+static inline void cds_wfcq_i_init_nolock(struct __cds_wfcq_head *head,
+		struct cds_wfcq_tail *tail)
+{
+	head->node.next = NULL;
+	tail->p = &head->node;
+}
+
+static inline void cds_wfcq_i_init(struct cds_wfcq_head *head,
+		struct cds_wfcq_tail *tail)
+{
+	int ret;
+
+	head->node.next = NULL;
+	tail->p = &head->node;
+	ret = pthread_mutex_init(&head->lock, NULL);
+	urcu_posix_assert(!ret);
+	(void) ret;
+}
+
+static inline void cds_wfcq_i_destroy(struct cds_wfcq_head *head,
+		struct cds_wfcq_tail *tail)
+{
+	int ret;
+
+	(void) tail;
+	ret = pthread_mutex_destroy(&head->lock);
+	urcu_posix_assert(!ret);
+	(void) ret;
+}
+
+static inline bool cds_wfcq_i_empty(cds_wfcq_head_ptr_t head,
+		struct cds_wfcq_tail *tail)
+{
+	/*
+	 * Both loads are needed: between E2 and E3 of the first enqueue the
+	 * head's next is still NULL but the tail has moved.
+	 */
+	return CMM_LOAD_SHARED(head._h->node.next) == NULL
+		&& CMM_LOAD_SHARED(tail->p) == &head._h->node;
+}
+
+static inline void cds_wfcq_i_dequeue_lock(struct cds_wfcq_head *head,
+		struct cds_wfcq_tail *tail)
+{
+	int ret;
+
+	(void) tail;
+	ret = pthread_mutex_lock(&head->lock);
+	urcu_posix_assert(!ret);
+	(void) ret;
+}
+
+static inline void cds_wfcq_i_dequeue_unlock(struct cds_wfcq_head *head,
+		struct cds_wfcq_tail *tail)
+{
+	int ret;
+
+	(void) tail;
+	ret = pthread_mutex_unlock(&head->lock);
+	urcu_posix_assert(!ret);
+	(void) ret;
+}
+
+/* E2 + E3 for the chain first..last, whose last->next is already NULL. */
+static inline bool cds_wfcq_i_append(cds_wfcq_head_ptr_t head,
+		struct cds_wfcq_tail *tail,
+		struct cds_wfcq_node *first, struct cds_wfcq_node *last)
+{
+	struct cds_wfcq_node *prev;
+
+	/*
+	 * E2.  uatomic_xchg is a full barrier: the chain's contents (and
+	 * last->next == NULL) are ordered before E3 makes them reachable, which
+	 * pairs with the acquire loads of next in cds_wfcq_i_wait_next() and
+	 * cds_wfcq_i_next().  Callers such as call_rcu also rely on the barrier
+	 * after it (a store to the queue, then a load of a "worker sleeps" flag).
+	 */
+	prev = uatomic_xchg(&tail->p, last);
+	/* E3.  Ordered after E2 by the barrier above. */
+	CMM_STORE_SHARED(prev->next, first);
+	return prev != &head._h->node;
+}
+
+static inline bool cds_wfcq_i_enqueue(cds_wfcq_head_ptr_t head,
+		struct cds_wfcq_tail *tail, struct cds_wfcq_node *node)
+{
+	node->next = NULL;	/* E1 */
+	return cds_wfcq_i_append(head, tail, node, node);
+}
+
+/*
+ * Wait until node->next is linked (E3 of the enqueuer that followed node).
+ * Non-blocking: return CDS_WFCQ_WOULDBLOCK instead of waiting.
+ */
+static inline struct cds_wfcq_node *cds_wfcq_i_wait_next(struct cds_wfcq_node *node,
+		bool blocking)
+{
+	struct cds_wfcq_node *next;
+	unsigned int attempt = 0;
+
+	/* Acquire: pairs with the enqueuer's full barrier at E2 before E3. */
+	while ((next = uatomic_load(&node->next, CMM_ACQUIRE)) == NULL) {
+		if (!blocking)
+			return CDS_WFCQ_WOULDBLOCK;
+		cds_wfcq_i_backoff(&attempt);
+	}
+	return next;
+}
+
+static inline struct cds_wfcq_node *cds_wfcq_i_first(cds_wfcq_head_ptr_t head,
+		struct cds_wfcq_tail *tail, bool blocking)
+{
+	if (cds_wfcq_i_empty(head, tail))
+		return NULL;
+	/* Not empty: the first node is linked from the head or about to be. */
+	return cds_wfcq_i_wait_next(&head._h->node, blocking);
+}
+
+static inline struct cds_wfcq_node *cds_wfcq_i_next(cds_wfcq_head_ptr_t head,
+		struct cds_wfcq_tail *tail, struct cds_wfcq_node *node, bool blocking)
+{
+	struct cds_wfcq_node *next;
+
+	(void) head;
+	/* Acquire: pairs with the enqueuer's full barrier at E2 before E3. */
+	next = uatomic_load(&node->next, CMM_ACQUIRE);
+	if (next != NULL)
+		return next;
+	/*
+	 * node is the last node unless an enqueuer moved the tail past it; in
+	 * that case its E3 will fill node->next.  If the tail is read before
+	 * the next pointer, "last" is still the truth at the time of that read.
+	 */
+	if (CMM_LOAD_SHARED(tail->p) == node)
+		return NULL;
+	return cds_wfcq_i_wait_next(node, blocking);
+}
+
+static inline struct cds_wfcq_node *cds_wfcq_i_dequeue_with_state(
+		cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail, int *state,
+		bool blocking)
+{
+	struct cds_wfcq_node *node, *next;
+
+	if (state)
+		*state = 0;
+	if (cds_wfcq_i_empty(head, tail))
+		return NULL;
+	node = cds_wfcq_i_wait_next(&head._h->node, blocking);
+	if (node == CDS_WFCQ_WOULDBLOCK)
+		return node;
+	/* Acquire: pairs with the enqueuer's full barrier at E2 before E3. */
+	next = uatomic_load(&node->next, CMM_ACQUIRE);
+	if (next == NULL) {
+		/* node looks last: detach it from the head, then the tail. */
+		CMM_STORE_SHARED(head._h->node.next, NULL);
+		/*
+		 * Full barrier: the NULL store above is visible before the tail
+		 * says "empty", so it cannot overwrite the head link (E3) of the
+		 * next enqueuer, which does E2 after seeing this tail.
+		 */
+		if (uatomic_cmpxchg(&tail->p, node, &head._h->node) == node) {
+			if (state)
+				*state |= CDS_WFCQ_STATE_LAST;
+			return node;
+		}
+		/* An enqueuer did E2 after node; wait for its E3. */
+		next = cds_wfcq_i_wait_next(node, blocking);
+		if (next == CDS_WFCQ_WOULDBLOCK) {
+			/* Undo: the tail is not the head, so nobody else writes it. */
+			CMM_STORE_SHARED(head._h->node.next, node);
+			return CDS_WFCQ_WOULDBLOCK;
+		}
+	}
+	CMM_STORE_SHARED(head._h->node.next, next);
+	return node;
+}
+
+static inline struct cds_wfcq_node *cds_wfcq_i_dequeue_with_state_blocking(
+		cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail, int *state)
+{
+	return cds_wfcq_i_dequeue_with_state(head, tail, state, true);
+}
+
+static inline struct cds_wfcq_node *cds_wfcq_i_dequeue_blocking(
+		cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail)
+{
+	return cds_wfcq_i_dequeue_with_state(head, tail, NULL, true);
+}
+
+static inline struct cds_wfcq_node *cds_wfcq_i_dequeue_with_state_nonblocking(
+		cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail, int *state)
+{
+	return cds_wfcq_i_dequeue_with_state(head, tail, state, false);
+}
+
+static inline struct cds_wfcq_node *cds_wfcq_i_dequeue_nonblocking(
+		cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail)
+{
+	return cds_wfcq_i_dequeue_with_state(head, tail, NULL, false);
+}
+
+static inline enum cds_wfcq_ret cds_wfcq_i_splice(
+		cds_wfcq_head_ptr_t dest_head, struct cds_wfcq_tail *dest_tail,
+		cds_wfcq_head_ptr_t src_head, struct cds_wfcq_tail *src_tail,
+		bool blocking)
+{
+	struct cds_wfcq_node *first, *last;
+
+	/* Splicing a queue into itself would lose every node. */
+	urcu_assert(dest_head._h != src_head._h);
+	if (cds_wfcq_i_empty(src_head, src_tail))
+		return CDS_WFCQ_RET_SRC_EMPTY;
+	first = cds_wfcq_i_wait_next(&src_head._h->node, blocking);
+	if (first == CDS_WFCQ_WOULDBLOCK)
+		return CDS_WFCQ_RET_WOULDBLOCK;
+	CMM_STORE_SHARED(src_head._h->node.next, NULL);
+	/*
+	 * Full barrier: the NULL store is visible before src looks empty to
+	 * enqueuers (same pairing as in cds_wfcq_i_dequeue_with_state), and
+	 * the chain's contents seen through first are ordered before the
+	 * append below publishes them in dest.
+	 */
+	last = uatomic_xchg(&src_tail->p, &src_head._h->node);
+	if (cds_wfcq_i_append(dest_head, dest_tail, first, last))
+		return CDS_WFCQ_RET_DEST_NON_EMPTY;
+	return CDS_WFCQ_RET_DEST_EMPTY;
+}
+
+static inline enum cds_wfcq_ret cds_wfcq_i_splice_blocking(
+		cds_wfcq_head_ptr_t dest_head, struct cds_wfcq_tail *dest_tail,
+		cds_wfcq_head_ptr_t src_head, struct cds_wfcq_tail *src_tail)
+{
+	return cds_wfcq_i_splice(dest_head, dest_tail, src_head, src_tail, true);
+}
+
+static inline enum cds_wfcq_ret cds_wfcq_i_splice_nonblocking(
+		cds_wfcq_head_ptr_t dest_head, struct cds_wfcq_tail *dest_tail,
+		cds_wfcq_head_ptr_t src_head, struct cds_wfcq_tail *src_tail)
+{
+	return cds_wfcq_i_splice(dest_head, dest_tail, src_head, src_tail, false);
+}
+
+static inline struct cds_wfcq_node *cds_wfcq_i_first_blocking(
+		cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail)
+{
+	return cds_wfcq_i_first(head, tail, true);
+}
+
+static inline struct cds_wfcq_node *cds_wfcq_i_first_nonblocking(
+		cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail)
+{
+	return cds_wfcq_i_first(head, tail, false);
+}
+
+static inline struct cds_wfcq_node *cds_wfcq_i_next_blocking(
+		cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail,
+		struct cds_wfcq_node *node)
+{
+	return cds_wfcq_i_next(head, tail, node, true);
+}
+
+static inline struct cds_wfcq_node *cds_wfcq_i_next_nonblocking(
+		cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail,
+		struct cds_wfcq_node *node)
+{
+	return cds_wfcq_i_next(head, tail, node, false);
+}
+
+/* The locking forms: exclusion among dequeuers through the head's mutex. */
+static inline struct cds_wfcq_node *cds_wfcq_i_dequeue_with_state_blocking_locked(
+		struct cds_wfcq_head *head, struct cds_wfcq_tail *tail, int *state)
+{
+	struct cds_wfcq_node *node;
+
+	cds_wfcq_i_dequeue_lock(head, tail);
+	node = cds_wfcq_i_dequeue_with_state(cds_wfcq_head_cast(head), tail, state, true);
+	cds_wfcq_i_dequeue_unlock(head, tail);
+	return node;
+}
+
+static inline struct cds_wfcq_node *cds_wfcq_i_dequeue_blocking_locked(
+		struct cds_wfcq_head *head, struct cds_wfcq_tail *tail)
+{
+	return cds_wfcq_i_dequeue_with_state_blocking_locked(head, tail, NULL);
+}
+
+static inline enum cds_wfcq_ret cds_wfcq_i_splice_blocking_locked(
+		struct cds_wfcq_head *dest_head, struct cds_wfcq_tail *dest_tail,
+		struct cds_wfcq_head *src_head, struct cds_wfcq_tail *src_tail)
+{
+	enum cds_wfcq_ret ret;
+
+	/* Only the source is dequeued from; the destination gets an enqueue. */
+	cds_wfcq_i_dequeue_lock(src_head, src_tail);
+	ret = cds_wfcq_i_splice(cds_wfcq_head_cast(dest_head), dest_tail,
+			cds_wfcq_head_cast(src_head), src_tail, true);
+	cds_wfcq_i_dequeue_unlock(src_head, src_tail);
+	return ret;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* URCU_STATIC_WFCQUEUE_H */

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Concurrent queue with wait-free enqueue and blocking (or non-blocking)
+ * dequeue: the cds_wfcq_* API of liburcu.
+ *
+ * Any number of threads may enqueue at once; each enqueue is one atomic
+ * exchange and one store, whatever the other threads do.  Dequeue, splice and
+ * iteration need mutual exclusion among themselves (see the table below); a
+ * dequeuer may have to wait for an enqueuer that was preempted between its
+ * exchange and its store ("blocking"), or may be told to retry later
+ * ("non-blocking": CDS_WFCQ_WOULDBLOCK / CDS_WFCQ_RET_WOULDBLOCK).
+ *
+ * Two head types: struct cds_wfcq_head carries a mutex used by the
+ * cds_wfcq_*_blocking() functions; struct __cds_wfcq_head has none and is
+ * used with the __cds_wfcq_*() functions under the caller's own exclusion.
+ * Functions that accept either take a cds_wfcq_head_ptr_t (a transparent
+ * union in C; in C++ wrap the pointer with cds_wfcq_head_cast() or
+ * __cds_wfcq_head_cast()).
+ *
+ * Reserved names.  The type struct __cds_wfcq_head, the functions
+ * __cds_wfcq_*() and the macros __cds_wfcq_for_each_blocking*() begin with two
+ * underscores, which ISO C reserves.  They are liburcu's documented public
+ * API (the lock-free head and the caller-synchronized operations), so this
+ * header provides them unchanged for source compatibility; everything new in
+ * this project uses unreserved names.
+ *
+ * Exclusion table: "X" means the two operations on the same queue need
+ * external mutual exclusion, "-" means they may run concurrently.
+ *
+ *                              enqueue  splice(dest)  dequeue  splice(src)  first/next
+ *   enqueue                       -         -            -          -           -
+ *   splice (as destination)       -         -            -          -           -
+ *   dequeue                       -         -            X          X           X
+ *   splice (as source)            -         -            X          X           X
+ *   first/next (iteration)        -         -            X          X           -
+ *
+ * The cds_wfcq_*_blocking() functions (no leading underscores) take the
+ * head's mutex themselves; cds_wfcq_dequeue_lock()/unlock() take it for a
+ * sequence of __cds_wfcq_*() calls.
+ *
+ * Memory ordering: an enqueue is a full memory barrier (before and after the
+ * node becomes reachable).  A dequeuer sees everything the enqueuer wrote to
+ * the node before enqueueing it; nothing more is promised.
+ */
+#ifndef URCU_WFCQUEUE_H
+#define URCU_WFCQUEUE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <urcu/compiler.h>
+#include <urcu/arch.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Returned by the non-blocking dequeue/first/next instead of waiting. */
+#define CDS_WFCQ_WOULDBLOCK	((struct cds_wfcq_node *) -1UL)
+
+enum cds_wfcq_ret {
+	CDS_WFCQ_RET_WOULDBLOCK =	-1,	/* non-blocking splice must retry */
+	CDS_WFCQ_RET_DEST_EMPTY =	0,	/* spliced into an empty dest */
+	CDS_WFCQ_RET_DEST_NON_EMPTY =	1,	/* spliced into a non-empty dest */
+	CDS_WFCQ_RET_SRC_EMPTY =	2,	/* nothing to splice */
+};
+
+enum cds_wfcq_state {
+	CDS_WFCQ_STATE_LAST =		(1U << 0),	/* dequeued the last node */
+};
+
+struct cds_wfcq_node {
+	struct cds_wfcq_node *next;
+};
+
+/*
+ * Keep a head and its tail on different cache lines when enqueuers and the
+ * dequeuer run on different CPUs: enqueuers write the tail, the dequeuer
+ * the head.
+ */
+struct __cds_wfcq_head {
+	struct cds_wfcq_node node;
+};
+
+struct cds_wfcq_head {
+	struct cds_wfcq_node node;
+	pthread_mutex_t lock;
+};
+
+struct cds_wfcq_tail {
+	struct cds_wfcq_node *p;
+};
+
+/* Both head types start with the dummy node; the functions use only it. */
+#ifndef __cplusplus
+typedef union {
+	struct __cds_wfcq_head *_h;
+	struct cds_wfcq_head *h;
+} __attribute__((__transparent_union__)) cds_wfcq_head_ptr_t;
+
+/* Identity in C; exists so that code written for C++ compiles as C too. */
+static inline struct __cds_wfcq_head *__cds_wfcq_head_cast(struct __cds_wfcq_head *head)
+{
+	return head;
+}
+
+static inline struct cds_wfcq_head *cds_wfcq_head_cast(struct cds_wfcq_head *head)
+{
+	return head;
+}
+#else
+typedef union {
+	struct __cds_wfcq_head *_h;
+	struct cds_wfcq_head *h;
+} cds_wfcq_head_ptr_t;
+
+/* C++ has no transparent unions: convert explicitly. */
+static inline cds_wfcq_head_ptr_t __cds_wfcq_head_cast(struct __cds_wfcq_head *head)
+{
+	cds_wfcq_head_ptr_t ret;
+
+	ret._h = head;
+	return ret;
+}
+
+static inline cds_wfcq_head_ptr_t cds_wfcq_head_cast(struct cds_wfcq_head *head)
+{
+	cds_wfcq_head_ptr_t ret;
+
+	ret.h = head;
+	return ret;
+}
+#endif
+
+#ifdef _LGPL_SOURCE
+
+#include <urcu/static/wfcqueue.h>
+
+#define cds_wfcq_node_init			cds_wfcq_i_node_init
+#define cds_wfcq_init				cds_wfcq_i_init
+#define cds_wfcq_destroy			cds_wfcq_i_destroy
+#define __cds_wfcq_init				cds_wfcq_i_init_nolock
+#define cds_wfcq_empty				cds_wfcq_i_empty
+#define cds_wfcq_enqueue			cds_wfcq_i_enqueue
+#define cds_wfcq_dequeue_lock			cds_wfcq_i_dequeue_lock
+#define cds_wfcq_dequeue_unlock			cds_wfcq_i_dequeue_unlock
+#define cds_wfcq_dequeue_blocking		cds_wfcq_i_dequeue_blocking_locked
+#define cds_wfcq_dequeue_with_state_blocking	cds_wfcq_i_dequeue_with_state_blocking_locked
+#define cds_wfcq_splice_blocking		cds_wfcq_i_splice_blocking_locked
+#define __cds_wfcq_dequeue_blocking		cds_wfcq_i_dequeue_blocking
+#define __cds_wfcq_dequeue_with_state_blocking	cds_wfcq_i_dequeue_with_state_blocking
+#define __cds_wfcq_dequeue_nonblocking		cds_wfcq_i_dequeue_nonblocking
+#define __cds_wfcq_dequeue_with_state_nonblocking cds_wfcq_i_dequeue_with_state_nonblocking
+#define __cds_wfcq_splice_blocking		cds_wfcq_i_splice_blocking
+#define __cds_wfcq_splice_nonblocking		cds_wfcq_i_splice_nonblocking
+#define __cds_wfcq_first_blocking		cds_wfcq_i_first_blocking
+#define __cds_wfcq_first_nonblocking		cds_wfcq_i_first_nonblocking
+#define __cds_wfcq_next_blocking		cds_wfcq_i_next_blocking
+#define __cds_wfcq_next_nonblocking		cds_wfcq_i_next_nonblocking
+
+#else /* !_LGPL_SOURCE */
+
+/* Set node->next to NULL.  Needed once before a node's first enqueue. */
+URCU_API void cds_wfcq_node_init(struct cds_wfcq_node *node);
+
+/* Initialize an empty queue with a dequeue mutex; undo with cds_wfcq_destroy. */
+URCU_API void cds_wfcq_init(struct cds_wfcq_head *head, struct cds_wfcq_tail *tail);
+
+/* Destroy the mutex of a queue set up by cds_wfcq_init. */
+URCU_API void cds_wfcq_destroy(struct cds_wfcq_head *head, struct cds_wfcq_tail *tail);
+
+/* Initialize an empty queue without mutex; nothing to destroy. */
+URCU_API void __cds_wfcq_init(struct __cds_wfcq_head *head, struct cds_wfcq_tail *tail);
+
+/*
+ * True if the queue holds no node.  Two plain loads, no barrier, no
+ * exclusion needed; a concurrent enqueue may make the answer stale at once.
+ */
+URCU_API bool cds_wfcq_empty(cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail);
+
+/* Take / release the dequeue mutex of a struct cds_wfcq_head. */
+URCU_API void cds_wfcq_dequeue_lock(struct cds_wfcq_head *head, struct cds_wfcq_tail *tail);
+URCU_API void cds_wfcq_dequeue_unlock(struct cds_wfcq_head *head, struct cds_wfcq_tail *tail);
+
+/*
+ * Append node (wait-free, no exclusion needed).  Full memory barrier.
+ * Returns false if the queue was empty just before, true otherwise.
+ */
+URCU_API bool cds_wfcq_enqueue(cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail,
+		struct cds_wfcq_node *node);
+
+/*
+ * Remove and return the first node, or NULL if the queue is empty, taking the
+ * dequeue mutex.  The node may be reused or freed at once.  The _with_state
+ * form sets *state to CDS_WFCQ_STATE_LAST when the queue became empty.
+ */
+URCU_API struct cds_wfcq_node *cds_wfcq_dequeue_blocking(struct cds_wfcq_head *head,
+		struct cds_wfcq_tail *tail);
+URCU_API struct cds_wfcq_node *cds_wfcq_dequeue_with_state_blocking(
+		struct cds_wfcq_head *head, struct cds_wfcq_tail *tail, int *state);
+
+/*
+ * Move every node of src to the end of dest, taking src's dequeue mutex (dest
+ * needs none: the append is an enqueue).  Returns CDS_WFCQ_RET_SRC_EMPTY,
+ * CDS_WFCQ_RET_DEST_EMPTY or CDS_WFCQ_RET_DEST_NON_EMPTY.
+ */
+URCU_API enum cds_wfcq_ret cds_wfcq_splice_blocking(
+		struct cds_wfcq_head *dest_q_head, struct cds_wfcq_tail *dest_q_tail,
+		struct cds_wfcq_head *src_q_head, struct cds_wfcq_tail *src_q_tail);
+
+/*
+ * Caller-synchronized operations (see the exclusion table).  _blocking waits
+ * for a preempted enqueuer to finish linking; _nonblocking returns
+ * CDS_WFCQ_WOULDBLOCK (splice: CDS_WFCQ_RET_WOULDBLOCK) instead and leaves
+ * the queue unchanged.
+ */
+URCU_API struct cds_wfcq_node *__cds_wfcq_dequeue_blocking(
+		cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail);
+URCU_API struct cds_wfcq_node *__cds_wfcq_dequeue_with_state_blocking(
+		cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail, int *state);
+URCU_API struct cds_wfcq_node *__cds_wfcq_dequeue_nonblocking(
+		cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail);
+URCU_API struct cds_wfcq_node *__cds_wfcq_dequeue_with_state_nonblocking(
+		cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail, int *state);
+URCU_API enum cds_wfcq_ret __cds_wfcq_splice_blocking(
+		cds_wfcq_head_ptr_t dest_q_head, struct cds_wfcq_tail *dest_q_tail,
+		cds_wfcq_head_ptr_t src_q_head, struct cds_wfcq_tail *src_q_tail);
+URCU_API enum cds_wfcq_ret __cds_wfcq_splice_nonblocking(
+		cds_wfcq_head_ptr_t dest_q_head, struct cds_wfcq_tail *dest_q_tail,
+		cds_wfcq_head_ptr_t src_q_head, struct cds_wfcq_tail *src_q_tail);
+
+/*
+ * Iteration without removal: first returns the first node or NULL if empty;
+ * next returns the node after node, or NULL if node is the last.
+ */
+URCU_API struct cds_wfcq_node *__cds_wfcq_first_blocking(
+		cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail);
+URCU_API struct cds_wfcq_node *__cds_wfcq_first_nonblocking(
+		cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail);
+URCU_API struct cds_wfcq_node *__cds_wfcq_next_blocking(
+		cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail,
+		struct cds_wfcq_node *node);
+URCU_API struct cds_wfcq_node *__cds_wfcq_next_nonblocking(
+		cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail,
+		struct cds_wfcq_node *node);
+
+#endif /* !_LGPL_SOURCE */
+
+/*
+ * Iterate over the queue without removing nodes (caller-synchronized, like
+ * __cds_wfcq_first_blocking).  The _safe form allows freeing node in the body
+ * once it has been detached by other means (e.g. after a splice into a
+ * private queue that is then walked and discarded).
+ */
+#define __cds_wfcq_for_each_blocking(head, tail, node)			\
+	for (node = __cds_wfcq_first_blocking(head, tail);		\
+		node != NULL;						\
+		node = __cds_wfcq_next_blocking(head, tail, node))
+
+#define __cds_wfcq_for_each_blocking_safe(head, tail, node, n)		\
+	for (node = __cds_wfcq_first_blocking(head, tail),		\
+			n = (node ? __cds_wfcq_next_blocking(head, tail, node) : NULL); \
+		node != NULL;						\
+		node = n,						\
+			n = (node ? __cds_wfcq_next_blocking(head, tail, node) : NULL))
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* URCU_WFCQUEUE_H */
