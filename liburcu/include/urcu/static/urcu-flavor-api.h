@@ -77,10 +77,20 @@ URCU_API void URCU_I_FLAVOR(defer_barrier)(void);
 URCU_API void URCU_I_FLAVOR(defer_barrier_thread)(void);
 URCU_API void URCU_I_FLAVOR(defer_exit)(void);
 
-/* bp only: fork handlers keeping the reader registry consistent. */
+/* Hooks run by the call_rcu fork functions (for lock-free hash tables). */
+URCU_API void URCU_I_FLAVOR(register_rculfhash_atfork)(struct urcu_atfork *atfork);
+URCU_API void URCU_I_FLAVOR(unregister_rculfhash_atfork)(struct urcu_atfork *atfork);
+
+#ifdef URCU_I_FLAVOR_HAS_FORK_HANDLERS
+/*
+ * bp only: call around fork() so the reader registry stays consistent:
+ * before_fork in the parent before fork(), after_fork_parent in the parent
+ * after it, after_fork_child in the child (which keeps only its own thread).
+ */
 URCU_API void URCU_I_FLAVOR(before_fork)(void);
 URCU_API void URCU_I_FLAVOR(after_fork_parent)(void);
 URCU_API void URCU_I_FLAVOR(after_fork_child)(void);
+#endif
 
 /* Runtime flavor table (urcu/flavor.h). */
 URCU_API extern const struct rcu_flavor_struct URCU_I_FLAVOR(flavor);

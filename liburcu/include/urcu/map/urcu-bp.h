@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Generic RCU names mapped onto the bp flavor (bullet-proof, lazy registration).
+ *
+ * Included by umbrella headers only: a program that includes a direct
+ * header (<urcu/urcu-bp.h>) keeps the generic names free.
+ */
+#ifndef URCU_MAP_URCU_BP_H
+#define URCU_MAP_URCU_BP_H
+
+#define rcu_read_lock                    urcu_bp_read_lock
+#define rcu_read_unlock                  urcu_bp_read_unlock
+#define rcu_read_ongoing                 urcu_bp_read_ongoing
+#define rcu_quiescent_state              urcu_bp_quiescent_state
+#define rcu_thread_offline               urcu_bp_thread_offline
+#define rcu_thread_online                urcu_bp_thread_online
+#define rcu_register_thread              urcu_bp_register_thread
+#define rcu_unregister_thread            urcu_bp_unregister_thread
+#define rcu_init                         urcu_bp_init
+#define rcu_exit                         urcu_bp_exit
+#define synchronize_rcu                  urcu_bp_synchronize_rcu
+#define start_poll_synchronize_rcu       urcu_bp_start_poll_synchronize_rcu
+#define poll_state_synchronize_rcu       urcu_bp_poll_state_synchronize_rcu
+#define get_cpu_call_rcu_data            urcu_bp_get_cpu_call_rcu_data
+#define get_call_rcu_thread              urcu_bp_get_call_rcu_thread
+#define create_call_rcu_data             urcu_bp_create_call_rcu_data
+#define set_cpu_call_rcu_data            urcu_bp_set_cpu_call_rcu_data
+#define get_default_call_rcu_data        urcu_bp_get_default_call_rcu_data
+#define get_call_rcu_data                urcu_bp_get_call_rcu_data
+#define get_thread_call_rcu_data         urcu_bp_get_thread_call_rcu_data
+#define set_thread_call_rcu_data         urcu_bp_set_thread_call_rcu_data
+#define create_all_cpu_call_rcu_data     urcu_bp_create_all_cpu_call_rcu_data
+#define free_all_cpu_call_rcu_data       urcu_bp_free_all_cpu_call_rcu_data
+#define call_rcu                         urcu_bp_call_rcu
+#define call_rcu_data_free               urcu_bp_call_rcu_data_free
+#define call_rcu_before_fork             urcu_bp_call_rcu_before_fork
+#define call_rcu_after_fork_parent       urcu_bp_call_rcu_after_fork_parent
+#define call_rcu_after_fork_child        urcu_bp_call_rcu_after_fork_child
+#define rcu_barrier                      urcu_bp_barrier
+#define defer_rcu                        urcu_bp_defer_rcu
+#define rcu_defer_register_thread        urcu_bp_defer_register_thread
+#define rcu_defer_unregister_thread      urcu_bp_defer_unregister_thread
+#define rcu_defer_barrier                urcu_bp_defer_barrier
+#define rcu_defer_barrier_thread         urcu_bp_defer_barrier_thread
+#define rcu_defer_exit                   urcu_bp_defer_exit
+#define rcu_flavor                       urcu_bp_flavor
+#define urcu_register_rculfhash_atfork   urcu_bp_register_rculfhash_atfork
+#define urcu_unregister_rculfhash_atfork urcu_bp_unregister_rculfhash_atfork
+#define rcu_bp_before_fork               urcu_bp_before_fork
+#define rcu_bp_after_fork_parent         urcu_bp_after_fork_parent
+#define rcu_bp_after_fork_child          urcu_bp_after_fork_child
+
+#endif /* URCU_MAP_URCU_BP_H */

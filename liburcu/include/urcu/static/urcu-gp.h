@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Grace-period state shared by the reader fast paths and the library.
+ *
+ * Not for direct use: the layouts below are internals that the inline read
+ * side needs to see.  They may change between releases.
+ *
+ * Reader word (struct urcu_i_reader.ctr), written by its own thread only:
+ *
+ *   bits 0..15   nesting depth of read-side critical sections
+ *   bit  16      URCU_GP_FENCE copied from the global word (ignored)
+ *   bit  17      URCU_GP_WAITER copied from the global word (ignored)
+ *   bits 18..    grace-period sequence snapshot taken by the outermost lock
+ *
+ *   0                       registered, not in a critical section (qsbr: offline)
+ *   URCU_GP_NEST_MASK       not registered (the initial value of every thread)
+ *
+ * Global word (struct urcu_i_gp.ctr), written by the grace-period leader only:
+ * sequence | flags | URCU_GP_COUNT.  Copying it into a reader word therefore
+ * yields "nesting depth 1, current sequence" in one store.
+ *
+ * One sequence step per grace period suffices when the sequence cannot wrap
+ * while a reader is preempted between loading the global word and storing its
+ * snapshot (2^46 grace periods on 64-bit); liburcu/src/urcu-gp.c has the proof.
+ */
+#ifndef URCU_STATIC_URCU_GP_H
+#define URCU_STATIC_URCU_GP_H
+
+#include <stdint.h>
+#include <pthread.h>
+#include <urcu/compiler.h>
+#include <urcu/arch.h>
+#include <urcu/list.h>
+
+#define URCU_GP_NEST_BITS	16
+#define URCU_GP_NEST_MASK	((1UL << URCU_GP_NEST_BITS) - 1)
+#define URCU_GP_COUNT		1UL
+/* Readers must issue full fences (mb flavor, or no membarrier(2)). */
+#define URCU_GP_FENCE		(1UL << URCU_GP_NEST_BITS)
+/* An updater sleeps waiting for readers: the outermost unlock wakes it. */
+#define URCU_GP_WAITER		(1UL << (URCU_GP_NEST_BITS + 1))
+#define URCU_GP_SEQ_SHIFT	(URCU_GP_NEST_BITS + 2)
+#define URCU_GP_SEQ_STEP	(1UL << URCU_GP_SEQ_SHIFT)
+#define URCU_GP_SEQ_MASK	(~(URCU_GP_SEQ_STEP - 1))
+#define URCU_READER_UNREGISTERED URCU_GP_NEST_MASK
+
+struct urcu_i_gp {
+	/* Read by every outermost read_lock and unlock; written once per GP. */
+	unsigned long ctr;
+	/* Futex word a waiting updater sleeps on; bumped by waking readers. */
+	int32_t futex;
+} __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
+
+struct urcu_i_reader {
+	/* The reader word (see above).  Read by the updater concurrently. */
+	unsigned long ctr;
+	/* Signal flavor: set by the updater, cleared by the signal handler. */
+	int32_t need_mb;
+	/* Registry bookkeeping, touched under the registry lock only. */
+	unsigned char registered;
+	unsigned char lazy;		/* bp: registered by read_lock */
+	struct cds_list_head node;
+	pthread_t tid;
+} __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
+
+/* Thread-local storage of the library: initial-exec, no __tls_get_addr. */
+#if defined(__GNUC__) && !defined(URCU_NO_TLS_MODEL)
+#define URCU_I_TLS_MODEL __attribute__((tls_model("initial-exec")))
+#else
+#define URCU_I_TLS_MODEL
+#endif
+
+#endif /* URCU_STATIC_URCU_GP_H */

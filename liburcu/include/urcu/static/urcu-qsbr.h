@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Inline read side of the qsbr flavor.
+ *
+ * A registered qsbr thread is "online": its reader word holds the global
+ * word's value as of its last quiescent state.  Read-side critical sections
+ * are free (read_lock/read_unlock compile to nothing, or to a depth counter in
+ * debug builds); what costs is announcing a quiescent state, and even that is
+ * two loads and a compare while no grace period is waiting for this thread.
+ * Offline, the word is 0 and the updater ignores the thread.
+ */
+#ifndef URCU_STATIC_URCU_QSBR_H
+#define URCU_STATIC_URCU_QSBR_H
+
+#include <urcu/static/urcu-gp.h>
+#include <urcu/system.h>
+#include <urcu/uatomic.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+URCU_API extern struct urcu_i_gp urcu_qsbr_i_gp;
+URCU_API extern __thread struct urcu_i_reader urcu_qsbr_i_reader URCU_I_TLS_MODEL;
+/* Out of line: announce a new quiescent state, wake a sleeping updater. */
+URCU_API void urcu_qsbr_i_quiescent_state_slow(unsigned long g);
+
+static inline void urcu_qsbr_i_read_lock(void)
+{
+}
+
+static inline void urcu_qsbr_i_read_unlock(void)
+{
+}
+
+/* qsbr: "ongoing" means online, as in liburcu. */
+static inline int urcu_qsbr_i_read_ongoing(void)
+{
+	unsigned long c = urcu_qsbr_i_reader.ctr;
+
+	return c != 0 && c != URCU_READER_UNREGISTERED;
+}
+
+/*
+ * Announce a quiescent state.  Ordering: when a grace period is waiting for
+ * this thread, every access before the call is ordered before the grace
+ * period's end and every access after it after the grace period's start
+ * (full fences in the slow path).  When none waits, there is nothing to order.
+ */
+static inline void urcu_qsbr_i_quiescent_state(void)
+{
+	unsigned long c = urcu_qsbr_i_reader.ctr;
+	unsigned long g = CMM_LOAD_SHARED(urcu_qsbr_i_gp.ctr);
+
+	/* Offline or unregistered threads, and up-to-date ones, skip. */
+	if (caa_unlikely((c ^ g) & URCU_GP_SEQ_MASK) && c != 0
+			&& c != URCU_READER_UNREGISTERED)
+		urcu_qsbr_i_quiescent_state_slow(g);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* URCU_STATIC_URCU_QSBR_H */

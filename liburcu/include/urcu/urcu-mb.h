@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The mb flavor: prefixed API (urcu_mb_*).
+ *
+ * Readers issue full fences; the updater needs no help from the kernel.
+ *
+ * This header declares prefixed names only, so it can be combined with other
+ * flavors' direct headers in one translation unit.  <urcu.h>
+ * (with RCU_MB defined) maps the generic names onto this flavor.
+ * With _LGPL_SOURCE the read side is inlined.
+ */
+#ifndef URCU_URCU_MB_H
+#define URCU_URCU_MB_H
+
+#include <stdbool.h>
+#include <pthread.h>
+#include <urcu/compiler.h>
+#include <urcu/arch.h>
+#include <urcu/system.h>
+#include <urcu/uatomic.h>
+#include <urcu/pointer.h>
+#include <urcu/urcu-poll.h>
+#include <urcu/call-rcu.h>
+#include <urcu/defer.h>
+#include <urcu/flavor.h>
+#include <urcu/static/urcu-gp.h>
+
+#define URCU_I_FLAVOR(name) urcu_mb_##name
+#include <urcu/static/urcu-flavor-api.h>
+#include <urcu/static/urcu-reader.h>
+#undef URCU_I_FLAVOR
+#undef URCU_I_FLAVOR_HAS_FORK_HANDLERS
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#ifdef _LGPL_SOURCE
+#define urcu_mb_read_lock		urcu_mb_i_read_lock
+#define urcu_mb_read_unlock		urcu_mb_i_read_unlock
+#define urcu_mb_read_ongoing		urcu_mb_i_read_ongoing
+#endif
+
+#endif /* URCU_URCU_MB_H */

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The memb flavor (the default): prefixed API (urcu_memb_*).
+ *
+ * Readers use compiler barriers only; the updater forces ordering on them
+ * with membarrier(2) (MEMBARRIER_CMD_PRIVATE_EXPEDITED), falling back to
+ * fenced readers when the kernel lacks it (urcu_memb_membarrier_available()).
+ *
+ * This header declares prefixed names only, so it can be combined with other
+ * flavors' direct headers in one translation unit.  <urcu.h>
+ * maps the generic names onto this flavor.
+ * With _LGPL_SOURCE the read side is inlined.
+ */
+#ifndef URCU_URCU_MEMB_H
+#define URCU_URCU_MEMB_H
+
+#include <stdbool.h>
+#include <pthread.h>
+#include <urcu/compiler.h>
+#include <urcu/arch.h>
+#include <urcu/system.h>
+#include <urcu/uatomic.h>
+#include <urcu/pointer.h>
+#include <urcu/urcu-poll.h>
+#include <urcu/call-rcu.h>
+#include <urcu/defer.h>
+#include <urcu/flavor.h>
+#include <urcu/static/urcu-gp.h>
+
+#define URCU_I_FLAVOR(name) urcu_memb_##name
+#include <urcu/static/urcu-flavor-api.h>
+#include <urcu/static/urcu-reader.h>
+#undef URCU_I_FLAVOR
+#undef URCU_I_FLAVOR_HAS_FORK_HANDLERS
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * 1 when membarrier(2) private expedited is in use, 0 when readers fall back
+ * to full fences (decided once, at init).
+ */
+URCU_API int urcu_memb_membarrier_available(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#ifdef _LGPL_SOURCE
+#define urcu_memb_read_lock		urcu_memb_i_read_lock
+#define urcu_memb_read_unlock		urcu_memb_i_read_unlock
+#define urcu_memb_read_ongoing		urcu_memb_i_read_ongoing
+#endif
+
+#endif /* URCU_URCU_MEMB_H */

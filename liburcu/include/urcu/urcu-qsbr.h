@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The qsbr (quiescent-state-based) flavor: prefixed API (urcu_qsbr_*).
+ *
+ * Read-side critical sections are free.  Each registered thread is online
+ * and must announce quiescent states (urcu_qsbr_quiescent_state()) or go
+ * offline around blocking; a grace period waits for every online thread to
+ * pass a quiescent state.  <urcu-qsbr.h> maps the generic names onto this
+ * flavor.  With _LGPL_SOURCE the read side and quiescent_state are inlined.
+ */
+#ifndef URCU_URCU_QSBR_H
+#define URCU_URCU_QSBR_H
+
+#include <stdbool.h>
+#include <pthread.h>
+#include <urcu/compiler.h>
+#include <urcu/arch.h>
+#include <urcu/system.h>
+#include <urcu/uatomic.h>
+#include <urcu/pointer.h>
+#include <urcu/urcu-poll.h>
+#include <urcu/call-rcu.h>
+#include <urcu/defer.h>
+#include <urcu/flavor.h>
+#include <urcu/static/urcu-gp.h>
+
+#define URCU_I_FLAVOR(name) urcu_qsbr_##name
+#include <urcu/static/urcu-flavor-api.h>
+#undef URCU_I_FLAVOR
+#include <urcu/static/urcu-qsbr.h>
+
+#ifdef _LGPL_SOURCE
+#define urcu_qsbr_read_lock		urcu_qsbr_i_read_lock
+#define urcu_qsbr_read_unlock		urcu_qsbr_i_read_unlock
+#define urcu_qsbr_read_ongoing		urcu_qsbr_i_read_ongoing
+#define urcu_qsbr_quiescent_state	urcu_qsbr_i_quiescent_state
+#endif
+
+#endif /* URCU_URCU_QSBR_H */

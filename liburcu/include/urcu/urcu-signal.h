@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The signal flavor (deprecated): prefixed API (urcu_signal_*).
+ *
+ * Readers use compiler barriers only; the updater forces ordering by
+ * sending SIGRCU (SIGUSR1) to every registered reader.  Kept for programs
+ * written for liburcu 0.13/0.14; new code should use memb.
+ *
+ * This header declares prefixed names only, so it can be combined with other
+ * flavors' direct headers in one translation unit.  <urcu.h>
+ * (with RCU_SIGNAL defined) maps the generic names onto this flavor.
+ * With _LGPL_SOURCE the read side is inlined.
+ */
+#ifndef URCU_URCU_SIGNAL_H
+#define URCU_URCU_SIGNAL_H
+
+#include <stdbool.h>
+#include <pthread.h>
+#include <signal.h>
+#include <urcu/compiler.h>
+#include <urcu/arch.h>
+#include <urcu/system.h>
+#include <urcu/uatomic.h>
+#include <urcu/pointer.h>
+#include <urcu/urcu-poll.h>
+#include <urcu/call-rcu.h>
+#include <urcu/defer.h>
+#include <urcu/flavor.h>
+#include <urcu/static/urcu-gp.h>
+
+#define URCU_I_FLAVOR(name) urcu_signal_##name
+#include <urcu/static/urcu-flavor-api.h>
+#include <urcu/static/urcu-reader.h>
+#undef URCU_I_FLAVOR
+#undef URCU_I_FLAVOR_HAS_FORK_HANDLERS
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The signal the updater sends to readers; the application must leave it alone. */
+#ifndef SIGRCU
+#define SIGRCU SIGUSR1
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#ifdef _LGPL_SOURCE
+#define urcu_signal_read_lock		urcu_signal_i_read_lock
+#define urcu_signal_read_unlock		urcu_signal_i_read_unlock
+#define urcu_signal_read_ongoing		urcu_signal_i_read_ongoing
+#endif
+
+#endif /* URCU_URCU_SIGNAL_H */

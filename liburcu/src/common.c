@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+/*
+ * liburcu-common: error reporting, membarrier(2) and futex(2) wrappers.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/futex.h>
+#include <linux/membarrier.h>
+#include <pthread.h>
+
+#include "common.h"
+
+void urcu_common_die(const char *func, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "urcu: %s: %s\n", func, msg);
+	fflush(stderr);
+	abort();
+}
+
+static int membarrier_sys(int cmd, unsigned int flags)
+{
+	return (int)syscall(__NR_membarrier, cmd, flags, 0);
+}
+
+static pthread_once_t membarrier_once = PTHREAD_ONCE_INIT;
+static int membarrier_ok;
+
+static void membarrier_probe(void)
+{
+	const char *env = getenv("URCU_DISABLE_MEMBARRIER");
+	int mask;
+
+	if (env && *env && strcmp(env, "0") != 0)
+		return;
+	mask = membarrier_sys(MEMBARRIER_CMD_QUERY, 0);
+	if (mask < 0 || !(mask & MEMBARRIER_CMD_PRIVATE_EXPEDITED))
+		return;
+	if (membarrier_sys(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0) != 0)
+		return;
+	membarrier_ok = 1;
+}
+
+int urcu_common_membarrier_init(void)
+{
+	pthread_once(&membarrier_once, membarrier_probe);
+	return membarrier_ok;
+}
+
+void urcu_common_membarrier(void)
+{
+	if (membarrier_sys(MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0) == 0)
+		return;
+	/*
+	 * The registration belongs to the address space; re-register once
+	 * (e.g. after an unusual clone) before giving up.
+	 */
+	if (membarrier_sys(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0) == 0
+			&& membarrier_sys(MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0) == 0)
+		return;
+	urcu_common_die("synchronize_rcu", "membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) failed: %s",
+			strerror(errno));
+}
+
+void urcu_common_futex_wait(int32_t *addr, int32_t val)
+{
+	/* Private futex: our words never live in shared memory. */
+	if (syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0) == 0)
+		return;
+	if (errno == EINTR || errno == EAGAIN)
+		return;
+	urcu_common_die("futex_wait", "FUTEX_WAIT failed: %s", strerror(errno));
+}
+
+void urcu_common_futex_wake(int32_t *addr, int nr)
+{
+	if (syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, nr, NULL, NULL, 0) < 0)
+		urcu_common_die("futex_wake", "FUTEX_WAKE failed: %s", strerror(errno));
+}

@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The grace-period engine, compiled once per flavor.
+ *
+ * State
+ * -----
+ * gp.ctr (global word) = sequence | flags | URCU_GP_COUNT.  A reader's
+ * outermost read_lock copies it into its own word (urcu-gp.h has the
+ * layout); qsbr readers copy it at each quiescent state.  One grace period
+ * adds URCU_GP_SEQ_STEP once ("flips").  Only the grace-period leader writes
+ * gp.ctr, under the registry lock.
+ *
+ * started / done count grace periods begun / completed.  A caller that
+ * reads started == s needs grace period s + 1 to complete: grace period s,
+ * if running, may already have scanned past the caller's readers.
+ *
+ * Proof sketch (one flip per grace period, 64-bit)
+ * ------------------------------------------------
+ * Let U remove an element, then call synchronize_rcu: U's fence orders the
+ * removal before its read of started, so the grace period G we wait for
+ * begins (B1, below) after the removal is visible.  G does:
+ *
+ *   B1  force order: membarrier(2) (memb, bp), a signal round in which every
+ *       reader runs a full fence (signal), or a full fence because readers
+ *       fence themselves (mb, qsbr, and memb/bp without membarrier);
+ *   F   flip: gp.ctr += STEP, giving the new value g;
+ *   S   scan: wait until every registered reader's word is idle (nesting 0)
+ *       or carries g's sequence, reading each word with acquire.
+ *
+ * Take a reader R whose critical section C could hold the removed element.
+ * (a) If R's outermost read_lock is program-ordered before the point P at
+ *     which B1 executed a full fence on R's CPU, R loaded gp.ctr before F
+ *     (F follows B1's return), so its word carries an older sequence, and
+ *     its store is visible when B1 returns: S waits until R's word changes.
+ *     R changes it only by unlocking (release store of 0) or by locking again
+ *     (release store of a newer snapshot) after unlocking; S's acquire load
+ *     of either value orders all of C before the end of G.
+ * (b) If R's read_lock is after P, every load in C is after P, and the
+ *     removal is before B1, so C cannot find the removed element.
+ * For fenced readers, (a)/(b) is the store-buffering pattern between R's
+ * "store word; fence; load element" and G's "removal; fence; load word".
+ * A sequence seen in S equal to g's therefore always belongs to a reader of
+ * case (b), which is why S does not wait for it, and why one flip suffices
+ * unless the sequence wraps while a reader sits between loading gp.ctr and
+ * storing its snapshot: 2^46 grace periods on 64-bit.  On 32-bit, where the
+ * sequence has 14 bits, each grace period flips twice and scans after each
+ * flip, the classic two-phase argument that needs no wrap assumption.
+ *
+ * Ending: G's release store of done pairs with the acquire load of done in
+ * callers and in poll_state_synchronize_rcu(), so the caller's frees happen
+ * after every critical section S waited for.
+ *
+ * Sharing grace periods
+ * ---------------------
+ * Callers compute their target, then either find done >= target, or become
+ * the leader (trylock) and run grace periods until done >= target (plus one
+ * more when waiters asked for it), or sleep on the epoch futex, which the
+ * leader bumps and wakes after releasing leadership.  A waiter reads epoch
+ * before trying the lock, so a release it missed changes epoch and its
+ * futex wait returns at once: no lost wake-up, no fixed sleep.
+ *
+ * Waiting for readers
+ * -------------------
+ * The scan spins briefly (short critical sections end within microseconds),
+ * then sets URCU_GP_WAITER in gp.ctr and gp.futex to -1, forces order again
+ * (so a reader's idle store and its later check of the flag form a
+ * store-buffering pair with the flag store and our rescan), rescans, and
+ * sleeps on gp.futex with the registry lock released.  The first reader
+ * that leaves its critical section with the flag set swaps gp.futex from -1
+ * to 0 and wakes us.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "urcu-internal.h"
+
+/* Rescans before sleeping: about 20-40 us of spinning on current x86. */
+#define URCU_I_SPIN_LOOPS	200
+
+#if CAA_BITS_PER_LONG == 64
+# define URCU_I_FLIPS		1
+#else
+# define URCU_I_FLIPS		2
+#endif
+
+urcu_static_assert(URCU_GP_SEQ_SHIFT + 14 <= CAA_BITS_PER_LONG,
+		"sequence field too narrow", seq_field_too_narrow);
+urcu_static_assert((URCU_GP_NEST_MASK & (URCU_GP_FENCE | URCU_GP_WAITER)) == 0,
+		"flags overlap the nesting field", flags_overlap_nesting);
+
+URCU_API struct urcu_i_gp URCU_FN(i_gp) = {
+	.ctr = URCU_GP_COUNT | URCU_FLAVOR_GP_INIT,
+};
+
+static struct {
+	pthread_mutex_t leader_lock;	/* held by the thread running GPs */
+	unsigned long started;		/* grace periods begun */
+	unsigned long done;		/* grace periods completed */
+	unsigned long requested;	/* highest target anyone waits for */
+	int32_t epoch;			/* futex: bumped at each leader release */
+	int32_t nwaiters;		/* callers sleeping on epoch */
+	/* Polled grace periods: a helper thread runs requested GPs. */
+	pthread_mutex_t poll_lock;
+	int poll_running;
+	int poll_atfork_done;
+	int32_t poll_futex;		/* -1: helper sleeps */
+} gp_state = {
+	.leader_lock = PTHREAD_MUTEX_INITIALIZER,
+	.poll_lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+void URCU_FN(i_lock)(pthread_mutex_t *m)
+{
+	int ret = pthread_mutex_lock(m);
+
+	if (ret)
+		urcu_common_die("pthread_mutex_lock", "%s", strerror(ret));
+}
+
+void URCU_FN(i_unlock)(pthread_mutex_t *m)
+{
+	int ret = pthread_mutex_unlock(m);
+
+	if (ret)
+		urcu_common_die("pthread_mutex_unlock", "%s", strerror(ret));
+}
+
+/* Wrap-safe "grace period number target has completed". */
+static bool gp_done(unsigned long target)
+{
+	/*
+	 * Acquire: pairs with the release store of done in run_one_gp(); what
+	 * the grace period waited for happens before the caller goes on.
+	 */
+	unsigned long d = uatomic_load(&gp_state.done, CMM_ACQUIRE);
+
+	return (long)(d - target) >= 0;
+}
+
+/* Raise requested to at least target (atomic maximum). */
+static void request_gp(unsigned long target)
+{
+	unsigned long cur = uatomic_read(&gp_state.requested);
+
+	while ((long)(target - cur) > 0) {
+		/* Full barrier (value-returning RMW); see poll_kick(). */
+		unsigned long old = uatomic_cmpxchg(&gp_state.requested, cur, target);
+
+		if (old == cur)
+			break;
+		cur = old;
+	}
+}
+
+static bool reader_quiescent(unsigned long v, unsigned long g)
+{
+	return !(v & URCU_GP_NEST_MASK) || !((v ^ g) & URCU_GP_SEQ_MASK);
+}
+
+/* Move readers seen quiescent for g to qs; true when none is left. */
+static bool scan_readers(struct cds_list_head *readers, struct cds_list_head *qs,
+		unsigned long g)
+{
+	struct urcu_i_reader *r, *tmp;
+
+	cds_list_for_each_entry_safe(r, tmp, readers, node) {
+		/*
+		 * Acquire: pairs with the release stores of read_unlock,
+		 * read_lock and quiescent_state; the reader's critical
+		 * section is over before we move on.
+		 */
+		unsigned long v = uatomic_load(&r->ctr, CMM_ACQUIRE);
+
+		if (reader_quiescent(v, g))
+			cds_list_move(&r->node, qs);
+	}
+	return cds_list_empty(readers);
+}
+
+static void set_gp_flags(unsigned long set, unsigned long clear)
+{
+	unsigned long c = URCU_FN(i_gp).ctr;
+
+	CMM_STORE_SHARED(URCU_FN(i_gp).ctr, (c | set) & ~clear);
+}
+
+/* Called with the registry lock held; may drop it while sleeping. */
+static void wait_for_readers(unsigned long g)
+{
+	struct urcu_i_registry *reg = &URCU_FN(i_registry);
+	struct cds_list_head qs;
+	unsigned int loops = 0;
+	bool armed = false;
+
+	CDS_INIT_LIST_HEAD(&qs);
+	for (;;) {
+		if (scan_readers(&reg->readers, &qs, g))
+			break;
+		if (loops++ < URCU_I_SPIN_LOOPS) {
+			caa_cpu_relax();
+			continue;
+		}
+		if (!armed) {
+			set_gp_flags(URCU_GP_WAITER, 0);
+			armed = true;
+		}
+		uatomic_set(&URCU_FN(i_gp).futex, -1);
+		/*
+		 * Order the flag and futex stores before our rescan against
+		 * readers' idle stores before their flag check; pairs with
+		 * the reader side of i_read_unlock_slow / quiescent_state.
+		 */
+		URCU_FN(i_force_order)();
+		if (scan_readers(&reg->readers, &qs, g))
+			break;
+		URCU_FN(i_unlock)(&reg->lock);
+		urcu_common_futex_wait(&URCU_FN(i_gp).futex, -1);
+		URCU_FN(i_lock)(&reg->lock);
+	}
+	if (armed)
+		set_gp_flags(0, URCU_GP_WAITER);
+	cds_list_splice(&qs, &reg->readers);
+}
+
+/* Run one complete grace period; called with the leader lock held. */
+static void run_one_gp(void)
+{
+	struct urcu_i_registry *reg = &URCU_FN(i_registry);
+	int flip;
+
+	URCU_FN(i_lock)(&reg->lock);
+	/*
+	 * Number the grace period before forcing order: a caller that read
+	 * the old count has its removal ordered before B1 (its fence, then
+	 * our store here, then B1).
+	 */
+	uatomic_store(&gp_state.started, gp_state.started + 1, CMM_RELAXED);
+	if (!cds_list_empty(&reg->readers)) {
+		for (flip = 0; flip < URCU_I_FLIPS; flip++) {
+			/* B1: see the proof sketch at the top of this file. */
+			URCU_FN(i_force_order)();
+			CMM_STORE_SHARED(URCU_FN(i_gp).ctr,
+					URCU_FN(i_gp).ctr + URCU_GP_SEQ_STEP);
+			wait_for_readers(URCU_FN(i_gp).ctr);
+		}
+	}
+	/*
+	 * An empty registry needs no flip: a thread registering later takes
+	 * the registry lock after we release it, so it sees the removal.
+	 */
+	URCU_FN(i_unlock)(&reg->lock);
+	/*
+	 * Release: the readers' critical sections (ordered before us by the
+	 * acquire scan loads) happen before anyone sees this grace period
+	 * done; pairs with the acquire load in gp_done().
+	 */
+	uatomic_store(&gp_state.done, gp_state.done + 1, CMM_RELEASE);
+}
+
+/* Wait until grace period number target has completed. */
+static void wait_for_gp(unsigned long target)
+{
+	for (;;) {
+		/*
+		 * Acquire: read epoch before trying for leadership, so a
+		 * release we race with changes it and our wait returns.
+		 */
+		int32_t epoch = uatomic_load(&gp_state.epoch, CMM_ACQUIRE);
+
+		if (gp_done(target))
+			return;
+		if (pthread_mutex_trylock(&gp_state.leader_lock) == 0) {
+			while (!gp_done(target))
+				run_one_gp();
+			/* One more for callers that queued meanwhile. */
+			if (!gp_done(uatomic_read(&gp_state.requested)))
+				run_one_gp();
+			URCU_FN(i_unlock)(&gp_state.leader_lock);
+			/*
+			 * Full barrier: epoch bump before the waiter count
+			 * check; pairs with the waiters' increment before
+			 * their futex wait (store-buffering pair).
+			 */
+			(void) uatomic_add_return(&gp_state.epoch, 1);
+			if (uatomic_read(&gp_state.nwaiters))
+				urcu_common_futex_wake(&gp_state.epoch, INT_MAX);
+			return;
+		}
+		request_gp(target);
+		/* Full barrier: pairs with the leader's epoch bump above. */
+		(void) uatomic_add_return(&gp_state.nwaiters, 1);
+		urcu_common_futex_wait(&gp_state.epoch, epoch);
+		(void) uatomic_sub_return(&gp_state.nwaiters, 1);
+	}
+}
+
+/* The grace period a caller arriving now needs. */
+static unsigned long gp_target(void)
+{
+	/*
+	 * Full fence: the caller's earlier accesses (the removal) are
+	 * ordered before our read of started; pairs with B1 in run_one_gp(),
+	 * which follows the store that would have changed what we read.
+	 */
+	cmm_smp_mb();
+	return uatomic_read(&gp_state.started) + 1;
+}
+
+/*
+ * synchronize_rcu: returns after every read-side critical section (qsbr:
+ * every online period without a quiescent state) that began before the call
+ * has ended.  Full memory barrier on entry and on return.  Concurrent callers
+ * share grace periods.  Must not be called from a read-side critical section
+ * (aborts with a message).  qsbr: an online caller goes offline while waiting.
+ */
+void URCU_FN(synchronize_rcu)(void)
+{
+#if URCU_FLAVOR_IS_QSBR
+	bool was_online = URCU_FN(read_ongoing)();
+
+	if (was_online)
+		URCU_FN(thread_offline)();
+#else
+	if (URCU_FN(read_ongoing)())
+		urcu_common_die("synchronize_rcu",
+			"called inside a read-side critical section (urcu_%s flavor): this would deadlock",
+			URCU_FLAVOR_NAME);
+#endif
+	wait_for_gp(gp_target());
+	/* Full fence: the caller's later accesses follow the grace period. */
+	cmm_smp_mb();
+#if URCU_FLAVOR_IS_QSBR
+	if (was_online)
+		URCU_FN(thread_online)();
+#endif
+}
+
+/* Slow path of readers leaving with URCU_GP_WAITER set: wake the updater. */
+void URCU_FN(i_wake_updater)(void)
+{
+	if (uatomic_read(&URCU_FN(i_gp).futex) != -1)
+		return;
+	/*
+	 * Full barrier (cmpxchg): only one reader issues the wake-up; the
+	 * updater's futex wait sees 0 and returns if it is not asleep yet.
+	 */
+	if (uatomic_cmpxchg(&URCU_FN(i_gp).futex, -1, 0) == -1)
+		urcu_common_futex_wake(&URCU_FN(i_gp).futex, 1);
+}
+
+/* ---- Polled grace periods ---------------------------------------------- */
+
+static void *poll_thread(void *arg)
+{
+	(void) arg;
+	for (;;) {
+		unsigned long req = uatomic_read(&gp_state.requested);
+
+		if (!gp_done(req)) {
+			wait_for_gp(req);
+			continue;
+		}
+		uatomic_set(&gp_state.poll_futex, -1);
+		/*
+		 * Full fence: our "asleep" store before re-reading requested;
+		 * pairs with the cmpxchg in request_gp() followed by the load
+		 * of poll_futex in poll_kick() (store-buffering pair).
+		 */
+		cmm_smp_mb();
+		if (!gp_done(uatomic_read(&gp_state.requested))) {
+			uatomic_set(&gp_state.poll_futex, 0);
+			continue;
+		}
+		urcu_common_futex_wait(&gp_state.poll_futex, -1);
+	}
+	return NULL;
+}
+
+/* In a forked child the helper thread does not exist: start a new one. */
+static void poll_atfork_child(void)
+{
+	gp_state.poll_running = 0;
+	gp_state.poll_futex = 0;
+}
+
+static void poll_kick(void)
+{
+	if (!uatomic_read(&gp_state.poll_running)) {
+		URCU_FN(i_lock)(&gp_state.poll_lock);
+		if (!gp_state.poll_running) {
+			pthread_t tid;
+			pthread_attr_t attr;
+			sigset_t all, old;
+			int ret;
+
+			/* The helper must never run the application's handlers. */
+			sigfillset(&all);
+			pthread_sigmask(SIG_BLOCK, &all, &old);
+			pthread_attr_init(&attr);
+			pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+			ret = pthread_create(&tid, &attr, poll_thread, NULL);
+			pthread_attr_destroy(&attr);
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
+			if (ret)
+				urcu_common_die("start_poll_synchronize_rcu",
+					"cannot create the grace-period thread: %s", strerror(ret));
+			if (!gp_state.poll_atfork_done) {
+				pthread_atfork(NULL, NULL, poll_atfork_child);
+				gp_state.poll_atfork_done = 1;
+			}
+			uatomic_set(&gp_state.poll_running, 1);
+		}
+		URCU_FN(i_unlock)(&gp_state.poll_lock);
+		return;
+	}
+	if (uatomic_read(&gp_state.poll_futex) == -1
+			&& uatomic_cmpxchg(&gp_state.poll_futex, -1, 0) == -1)
+		urcu_common_futex_wake(&gp_state.poll_futex, 1);
+}
+
+/*
+ * start_poll_synchronize_rcu: returns a cookie for a grace period that starts
+ * after the call, and makes sure one will run (a helper thread runs it if no
+ * synchronize_rcu caller does).  Full memory barrier on entry: accesses before
+ * the call are ordered before that grace period.  Lock-free except for the
+ * one-time creation of the helper thread.
+ */
+struct urcu_gp_poll_state URCU_FN(start_poll_synchronize_rcu)(void)
+{
+	struct urcu_gp_poll_state state;
+
+	state.grace_period_id = gp_target();
+	if (!gp_done(state.grace_period_id)) {
+		request_gp(state.grace_period_id);
+		poll_kick();
+	}
+	return state;
+}
+
+/*
+ * poll_state_synchronize_rcu: true when a full grace period has elapsed since
+ * the start_poll_synchronize_rcu() call that returned state.  Never blocks.
+ * When true, the caller's later accesses are ordered after the end of every
+ * reader that preceded the start (acquire).  The counter wraps after 2^63
+ * grace periods on 64-bit; a cookie that old is not a concern.
+ */
+bool URCU_FN(poll_state_synchronize_rcu)(struct urcu_gp_poll_state state)
+{
+	return gp_done(state.grace_period_id);
+}
+
+/* ---- fork ------------------------------------------------------------------ */
+
+void URCU_FN(i_gp_fork_prepare)(void)
+{
+	URCU_FN(i_lock)(&gp_state.leader_lock);
+	URCU_FN(i_lock)(&gp_state.poll_lock);
+	URCU_FN(i_lock)(&URCU_FN(i_registry).lock);
+}
+
+void URCU_FN(i_gp_fork_parent)(void)
+{
+	URCU_FN(i_unlock)(&URCU_FN(i_registry).lock);
+	URCU_FN(i_unlock)(&gp_state.poll_lock);
+	URCU_FN(i_unlock)(&gp_state.leader_lock);
+}
+
+void URCU_FN(i_gp_fork_child)(void)
+{
+	poll_atfork_child();
+	gp_state.nwaiters = 0;
+	URCU_FN(i_gp_fork_parent)();
+}

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Declarations shared by the per-flavor sources of the grace-period engine.
+ * Everything here is hidden (no URCU_API): internal to one flavor library.
+ */
+#ifndef URCU_SRC_URCU_INTERNAL_H
+#define URCU_SRC_URCU_INTERNAL_H
+
+#include <pthread.h>
+#include <urcu/list.h>
+
+#include "flavor.h"
+
+/* The registered readers, protected by lock. */
+struct urcu_i_registry {
+	pthread_mutex_t lock;
+	struct cds_list_head readers;
+};
+
+extern struct urcu_i_registry URCU_FN(i_registry);
+
+/* urcu-order.c: make readers' earlier stores visible and order them (B1). */
+void URCU_FN(i_force_order)(void);
+/* urcu-order.c: set up / tear down the ordering mechanism (init/exit). */
+void URCU_FN(i_order_init)(void);
+void URCU_FN(i_order_exit)(void);
+
+/* urcu-gp.c: wake a grace period sleeping on readers (slow path). */
+void URCU_FN(i_wake_updater)(void);
+/* urcu-gp.c: fork support (bp handlers). */
+void URCU_FN(i_gp_fork_prepare)(void);
+void URCU_FN(i_gp_fork_parent)(void);
+void URCU_FN(i_gp_fork_child)(void);
+
+void URCU_FN(i_lock)(pthread_mutex_t *m);
+void URCU_FN(i_unlock)(pthread_mutex_t *m);
+
+#endif /* URCU_SRC_URCU_INTERNAL_H */

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reader registration, the exported (non-inline) read side, library
+ * init/exit, and bp's fork handlers; compiled once per flavor.
+ *
+ * A thread's reader record lives in its TLS (initial-exec).  Registering
+ * links it into the registry that grace periods scan; a pthread key makes
+ * thread exit unregister it, so a thread that forgets to unregister (or a bp
+ * thread, which never registers explicitly) cannot leave a dangling record.
+ * The record's word starts as URCU_READER_UNREGISTERED, which the inline
+ * read side turns into a misuse report (or, for bp, a lazy registration)
+ * without a test on its fast path.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "urcu-internal.h"
+
+URCU_API __thread struct urcu_i_reader URCU_FN(i_reader) URCU_I_TLS_MODEL = {
+	.ctr = URCU_READER_UNREGISTERED,
+};
+
+struct urcu_i_registry URCU_FN(i_registry) = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.readers = CDS_LIST_HEAD_INIT(URCU_FN(i_registry).readers),
+};
+
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long init_count;
+static pthread_key_t exit_key;
+static int exit_key_ready;
+
+static void reader_thread_exit(void *arg);
+
+/*
+ * init: sets up the flavor (membarrier registration, signal handler).  Runs
+ * as a constructor; idempotent; counted, so that exit undoes it only when
+ * called as many times as init was.
+ */
+void URCU_FN(init)(void)
+{
+	URCU_FN(i_lock)(&init_lock);
+	if (init_count++ == 0) {
+		if (!exit_key_ready) {
+			int ret = pthread_key_create(&exit_key, reader_thread_exit);
+
+			if (ret)
+				urcu_common_die("rcu_init", "pthread_key_create: %s", strerror(ret));
+			exit_key_ready = 1;
+		}
+		URCU_FN(i_order_init)();
+	}
+	URCU_FN(i_unlock)(&init_lock);
+}
+
+/* exit: undoes one init; the last one tears the flavor's setup down. */
+void URCU_FN(exit)(void)
+{
+	URCU_FN(i_lock)(&init_lock);
+	if (init_count > 0 && --init_count == 0)
+		URCU_FN(i_order_exit)();
+	URCU_FN(i_unlock)(&init_lock);
+}
+
+static void __attribute__((constructor)) flavor_constructor(void)
+{
+	URCU_FN(init)();
+}
+
+static void __attribute__((destructor)) flavor_destructor(void)
+{
+	URCU_FN(exit)();
+}
+
+static void do_register(struct urcu_i_reader *r, bool lazy)
+{
+	struct urcu_i_registry *reg = &URCU_FN(i_registry);
+
+	/* Registration may precede our constructor (other constructors). */
+	if (!uatomic_read(&init_count))
+		URCU_FN(init)();
+	r->tid = pthread_self();
+	r->need_mb = 0;
+	r->lazy = lazy;
+	URCU_FN(i_lock)(&reg->lock);
+	uatomic_store(&r->ctr, 0UL, CMM_RELAXED);
+	cds_list_add(&r->node, &reg->readers);
+	r->registered = 1;
+	URCU_FN(i_unlock)(&reg->lock);
+	if (exit_key_ready)
+		(void) pthread_setspecific(exit_key, r);
+}
+
+static void do_unregister(struct urcu_i_reader *r)
+{
+	struct urcu_i_registry *reg = &URCU_FN(i_registry);
+
+	URCU_FN(i_lock)(&reg->lock);
+	cds_list_del(&r->node);
+	r->registered = 0;
+	/*
+	 * Release: like an unlock, in case the thread dies inside a critical
+	 * section; the record leaves the registry under the lock anyway.
+	 */
+	uatomic_store(&r->ctr, URCU_READER_UNREGISTERED, CMM_RELEASE);
+	URCU_FN(i_unlock)(&reg->lock);
+	/* A grace period may be asleep waiting for this (dead) reader. */
+	URCU_FN(i_wake_updater)();
+}
+
+/* Thread exit with the record still registered: unregister it. */
+static void reader_thread_exit(void *arg)
+{
+	struct urcu_i_reader *r = arg;
+
+	if (r && r->registered)
+		do_unregister(r);
+}
+
+/*
+ * register_thread: makes the calling thread a reader (qsbr: online).
+ * Ordering: a grace period that starts after this returns takes the thread
+ * into account.  Registering twice is a misuse (bp: a lazily registered
+ * thread may register explicitly; it is then unregistered explicitly).
+ */
+void URCU_FN(register_thread)(void)
+{
+	struct urcu_i_reader *r = &URCU_FN(i_reader);
+
+	if (r->registered) {
+		if (URCU_FLAVOR_IS_BP && r->lazy) {
+			r->lazy = 0;
+			return;
+		}
+		urcu_common_die("rcu_register_thread",
+			"thread already registered with the urcu_%s flavor", URCU_FLAVOR_NAME);
+	}
+	do_register(r, false);
+#if URCU_FLAVOR_IS_QSBR
+	URCU_FN(thread_online)();
+#endif
+}
+
+/*
+ * unregister_thread: removes the calling thread from the readers.  Must not
+ * be called inside a read-side critical section (aborts with a message).
+ */
+void URCU_FN(unregister_thread)(void)
+{
+	struct urcu_i_reader *r = &URCU_FN(i_reader);
+
+	if (!r->registered)
+		urcu_common_die("rcu_unregister_thread",
+			"thread is not registered with the urcu_%s flavor", URCU_FLAVOR_NAME);
+#if URCU_FLAVOR_IS_QSBR
+	if (URCU_FN(i_read_ongoing)())
+		URCU_FN(thread_offline)();
+#else
+	if (URCU_FN(i_read_ongoing)())
+		urcu_common_die("rcu_unregister_thread",
+			"called inside a read-side critical section");
+#endif
+	do_unregister(r);
+	if (exit_key_ready)
+		(void) pthread_setspecific(exit_key, NULL);
+}
+
+int URCU_FN(i_registered)(void)
+{
+	return URCU_FLAVOR_IS_BP || URCU_FN(i_reader).registered;
+}
+
+int URCU_FN(i_online)(void)
+{
+#if URCU_FLAVOR_IS_QSBR
+	return URCU_FN(i_reader).registered && URCU_FN(i_reader).ctr != 0;
+#else
+	return URCU_FN(i_registered)();
+#endif
+}
+
+#if URCU_FLAVOR_IS_QSBR
+/* ---- qsbr read side ------------------------------------------------------ */
+
+void URCU_FN(read_lock)(void)
+{
+}
+
+void URCU_FN(read_unlock)(void)
+{
+}
+
+int URCU_FN(read_ongoing)(void)
+{
+	return URCU_FN(i_read_ongoing)();
+}
+
+void URCU_FN(quiescent_state)(void)
+{
+	URCU_FN(i_quiescent_state)();
+}
+
+void URCU_FN(i_quiescent_state_slow)(unsigned long g)
+{
+	struct urcu_i_reader *r = &URCU_FN(i_reader);
+
+	/*
+	 * Full fence: accesses before the quiescent state complete before
+	 * the updater can see it; pairs with the acquire scan load.
+	 */
+	cmm_smp_mb();
+	uatomic_store(&r->ctr, g, CMM_RELEASE);
+	/*
+	 * Full fence: the announcement precedes later read-side loads (pairs
+	 * with B1 in run_one_gp) and our check of URCU_GP_WAITER (pairs with
+	 * the fence after the updater sets it).
+	 */
+	cmm_smp_mb();
+	if (CMM_LOAD_SHARED(URCU_FN(i_gp).ctr) & URCU_GP_WAITER)
+		URCU_FN(i_wake_updater)();
+}
+
+/*
+ * thread_offline: the thread stops reading RCU-protected data; grace
+ * periods stop waiting for it.  Full fences on both sides.
+ */
+void URCU_FN(thread_offline)(void)
+{
+	struct urcu_i_reader *r = &URCU_FN(i_reader);
+
+	if (!r->registered)
+		urcu_common_die("rcu_thread_offline", "thread is not registered with urcu_qsbr");
+	/* Full fence: read-side accesses end before we look offline. */
+	cmm_smp_mb();
+	uatomic_store(&r->ctr, 0UL, CMM_RELEASE);
+	/* Full fence: the offline store before the URCU_GP_WAITER check. */
+	cmm_smp_mb();
+	if (CMM_LOAD_SHARED(URCU_FN(i_gp).ctr) & URCU_GP_WAITER)
+		URCU_FN(i_wake_updater)();
+}
+
+/* thread_online: the thread may read RCU-protected data again. */
+void URCU_FN(thread_online)(void)
+{
+	struct urcu_i_reader *r = &URCU_FN(i_reader);
+
+	if (!r->registered)
+		urcu_common_die("rcu_thread_online", "thread is not registered with urcu_qsbr");
+	uatomic_store(&r->ctr, CMM_LOAD_SHARED(URCU_FN(i_gp).ctr), CMM_RELAXED);
+	/*
+	 * Full fence: the online announcement precedes the read-side loads
+	 * that follow; pairs with B1 in run_one_gp().
+	 */
+	cmm_smp_mb();
+}
+
+#else /* !URCU_FLAVOR_IS_QSBR */
+/* ---- memb, mb, signal, bp read side -------------------------------------- */
+
+void URCU_FN(read_lock)(void)
+{
+	URCU_FN(i_read_lock)();
+}
+
+void URCU_FN(read_unlock)(void)
+{
+	URCU_FN(i_read_unlock)();
+}
+
+int URCU_FN(read_ongoing)(void)
+{
+	return URCU_FN(i_read_ongoing)();
+}
+
+/* qsbr-only operations: no-ops here, so portable code may call them. */
+void URCU_FN(quiescent_state)(void)
+{
+}
+
+void URCU_FN(thread_offline)(void)
+{
+}
+
+void URCU_FN(thread_online)(void)
+{
+}
+
+void URCU_FN(i_read_lock_slow)(void)
+{
+	struct urcu_i_reader *r = &URCU_FN(i_reader);
+	unsigned long nest = r->ctr & URCU_GP_NEST_MASK;
+
+	if (nest == URCU_READER_UNREGISTERED) {
+#if URCU_FLAVOR_IS_BP
+		do_register(r, true);
+		URCU_FN(i_read_lock)();
+		return;
+#else
+		urcu_common_die("rcu_read_lock",
+			"thread is not registered with the urcu_%s flavor (call rcu_register_thread() first)",
+			URCU_FLAVOR_NAME);
+#endif
+	}
+	urcu_common_die("rcu_read_lock", "read-side critical sections nested too deeply (%lu)",
+			nest);
+}
+
+void URCU_FN(i_read_unlock_misuse)(void)
+{
+	unsigned long nest = URCU_FN(i_reader).ctr & URCU_GP_NEST_MASK;
+
+	if (nest == URCU_READER_UNREGISTERED)
+		urcu_common_die("rcu_read_unlock",
+			"thread is not registered with the urcu_%s flavor", URCU_FLAVOR_NAME);
+	urcu_common_die("rcu_read_unlock", "called without a matching rcu_read_lock");
+}
+
+void URCU_FN(i_read_unlock_slow)(void)
+{
+	unsigned long g = CMM_LOAD_SHARED(URCU_FN(i_gp).ctr);
+
+	if (g & URCU_GP_FENCE) {
+		/*
+		 * Fenced readers: our idle store before the URCU_GP_WAITER
+		 * check; pairs with the updater's fence after setting it.
+		 */
+		cmm_smp_mb();
+		g = CMM_LOAD_SHARED(URCU_FN(i_gp).ctr);
+	}
+	if (g & URCU_GP_WAITER)
+		URCU_FN(i_wake_updater)();
+}
+#endif /* !URCU_FLAVOR_IS_QSBR */
+
+#if URCU_FLAVOR_IS_BP
+/* ---- bp fork handlers ----------------------------------------------------- */
+
+static sigset_t fork_saved_mask;
+
+/*
+ * before_fork: blocks signals (a handler must not enter RCU while the locks
+ * are held) and takes the grace-period and registry locks.
+ */
+void URCU_FN(before_fork)(void)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	if (pthread_sigmask(SIG_BLOCK, &all, &fork_saved_mask))
+		urcu_common_die("urcu_bp_before_fork", "pthread_sigmask failed");
+	URCU_FN(i_gp_fork_prepare)();
+}
+
+/* after_fork_parent: releases what before_fork took. */
+void URCU_FN(after_fork_parent)(void)
+{
+	URCU_FN(i_gp_fork_parent)();
+	(void) pthread_sigmask(SIG_SETMASK, &fork_saved_mask, NULL);
+}
+
+/*
+ * after_fork_child: only the forking thread exists in the child: drop every
+ * other reader from the registry, then release the locks.
+ */
+void URCU_FN(after_fork_child)(void)
+{
+	struct urcu_i_reader *r, *tmp;
+	struct urcu_i_reader *self = &URCU_FN(i_reader);
+
+	cds_list_for_each_entry_safe(r, tmp, &URCU_FN(i_registry).readers, node) {
+		if (r == self)
+			continue;
+		cds_list_del(&r->node);
+	}
+	URCU_FN(i_gp_fork_child)();
+	(void) pthread_sigmask(SIG_SETMASK, &fork_saved_mask, NULL);
+}
+#endif /* URCU_FLAVOR_IS_BP */
