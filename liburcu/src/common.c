@@ -2,7 +2,9 @@
 /*
  * liburcu-common: error reporting, membarrier(2) and futex(2) wrappers.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -69,7 +69,9 @@
  * that leaves its critical section with the flag set swaps gp.futex from -1
  * to 0 and wakes us.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>

@@ -13,7 +13,9 @@
  *
  * Called with the registry lock held (the reader set is stable).
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <signal.h>
 #include <string.h>

@@ -11,7 +11,9 @@
  * read side turns into a misuse report (or, for bp, a lazy registration)
  * without a test on its fast path.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
