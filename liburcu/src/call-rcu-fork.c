@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fork() support for call_rcu, and the registry of fork hooks of data
+ * structures with their own threads (rculfhash).  Compiled once per flavor.
+ *
+ * The application calls, around fork():
+ *   call_rcu_before_fork()        in the parent, before fork()
+ *   call_rcu_after_fork_parent()  in the parent, after fork()
+ *   call_rcu_after_fork_child()   in the child, after fork()
+ * (the library does not install pthread_atfork handlers itself; an
+ * application may pass these three to pthread_atfork()).
+ *
+ * before_fork runs the registered hooks' before_fork, takes callrcu.lock and
+ * parks every worker at a safe point: between batches, offline (qsbr), not
+ * in a read-side critical section, holding no lock.  It returns with
+ * callrcu.lock held, so the child inherits a consistent worker list.
+ *
+ * after_fork_parent unparks the workers, releases the lock and runs the
+ * hooks' after_fork_parent.
+ *
+ * after_fork_child: only the forking thread exists in the child, so every
+ * worker of the list is a dead copy.  Their queues are moved to a fresh
+ * default worker (started now), and they are freed; the per-CPU assignments
+ * and the calling thread's own assignment are cleared (create new ones if
+ * wanted).  Callbacks that were pending at fork time are therefore pending in
+ * both processes, and each process runs its copy once: the parent frees its
+ * objects, the child frees its own copies of them.  An enqueue that another
+ * parent thread had half done at fork time never completes in the child; the
+ * callbacks behind it in that queue are left alone (the parent runs them).
+ * Then the hooks' after_fork_child run.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <urcu/uatomic.h>
+#include <urcu/pointer.h>
+#include <urcu/static/wfcqueue.h>
+
+#include "call-rcu-internal.h"
+
+#define callrcu URCU_FN(i_callrcu)
+
+/* Registered fork hooks, under atfork_lock. */
+struct atfork_entry {
+	struct urcu_atfork *atfork;
+	struct cds_list_head node;
+};
+
+static pthread_mutex_t atfork_lock = PTHREAD_MUTEX_INITIALIZER;
+static CDS_LIST_HEAD(atfork_hooks);
+
+/*
+ * register_rculfhash_atfork: run atfork's hooks from the call_rcu fork
+ * functions of this flavor (before_fork in registration order, the after
+ * hooks in reverse order).
+ */
+void URCU_FN(register_rculfhash_atfork)(struct urcu_atfork *atfork)
+{
+	struct atfork_entry *e = malloc(sizeof(*e));
+
+	if (!e)
+		urcu_common_die("urcu_register_rculfhash_atfork", "out of memory");
+	e->atfork = atfork;
+	pthread_mutex_lock(&atfork_lock);
+	cds_list_add_tail(&e->node, &atfork_hooks);
+	pthread_mutex_unlock(&atfork_lock);
+}
+
+/* unregister_rculfhash_atfork: forget atfork (no-op if not registered). */
+void URCU_FN(unregister_rculfhash_atfork)(struct urcu_atfork *atfork)
+{
+	struct atfork_entry *e, *tmp;
+
+	pthread_mutex_lock(&atfork_lock);
+	cds_list_for_each_entry_safe(e, tmp, &atfork_hooks, node) {
+		if (e->atfork == atfork) {
+			cds_list_del(&e->node);
+			free(e);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&atfork_lock);
+}
+
+/* All workers parked (or stopped)?  Called with callrcu.lock held. */
+static bool all_parked(void)
+{
+	struct call_rcu_data *crdp;
+
+	cds_list_for_each_entry(crdp, &callrcu.workers, node) {
+		/* Acquire: pairs with the worker's ack RMW. */
+		if (!(uatomic_load(&crdp->state, CMM_ACQUIRE) & (CRDP_PAUSED | CRDP_STOPPED)))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * call_rcu_before_fork: park this flavor's call_rcu workers and take its
+ * locks (see the top of the file).  Blocks until every worker has finished
+ * its current batch; must not be called inside a read-side critical section.
+ */
+void URCU_FN(call_rcu_before_fork)(void)
+{
+	struct call_rcu_data *crdp;
+	struct atfork_entry *e;
+	bool was_online;
+
+	pthread_mutex_lock(&atfork_lock);
+	cds_list_for_each_entry(e, &atfork_hooks, node)
+		e->atfork->before_fork(e->atfork->priv);
+
+	/*
+	 * Wait with callrcu.lock released, so that a callback that needs it
+	 * (creating a worker) cannot deadlock with us; re-check the list each
+	 * time we take it, since workers may have been added meanwhile.
+	 */
+	was_online = urcu_i_quiesce_begin();
+	for (;;) {
+		int32_t seq = uatomic_load(&callrcu.park_seq, CMM_ACQUIRE);
+
+		urcu_i_callrcu_lock();
+		cds_list_for_each_entry(crdp, &callrcu.workers, node) {
+			if (!(uatomic_read(&crdp->state) & CRDP_PAUSE))
+				URCU_FN(i_crdp_request)(crdp, CRDP_PAUSE);
+		}
+		if (all_parked())
+			break;		/* keep callrcu.lock across fork() */
+		urcu_i_callrcu_unlock();
+		/* Every ack bumps park_seq after setting its bit. */
+		urcu_common_futex_wait(&callrcu.park_seq, seq);
+	}
+	urcu_i_quiesce_end(was_online);
+}
+
+/* call_rcu_after_fork_parent: resume the workers and release the locks. */
+void URCU_FN(call_rcu_after_fork_parent)(void)
+{
+	struct call_rcu_data *crdp;
+	struct atfork_entry *e;
+
+	cds_list_for_each_entry(crdp, &callrcu.workers, node)
+		URCU_FN(i_crdp_clear)(crdp, CRDP_PAUSE);
+	urcu_i_callrcu_unlock();
+	cds_list_for_each_entry_reverse(e, &atfork_hooks, node)
+		e->atfork->after_fork_parent(e->atfork->priv);
+	pthread_mutex_unlock(&atfork_lock);
+}
+
+/*
+ * call_rcu_after_fork_child: rebuild the call_rcu state of the child (see
+ * the top of the file).  call_rcu() works again when it returns.
+ */
+void URCU_FN(call_rcu_after_fork_child)(void)
+{
+	struct call_rcu_data *crdp, *tmp, *def = NULL;
+	struct cds_list_head dead;
+	struct atfork_entry *e;
+	int n = uatomic_read(&callrcu.nr_cpus);
+
+	/* The dead workers leave the list; the new default joins it. */
+	CDS_INIT_LIST_HEAD(&dead);
+	cds_list_splice(&callrcu.workers, &dead);
+	CDS_INIT_LIST_HEAD(&callrcu.workers);
+	callrcu.default_crdp = NULL;
+	if (callrcu.per_cpu) {
+		for (int cpu = 0; cpu < n; cpu++)
+			callrcu.per_cpu[cpu] = NULL;
+	}
+	URCU_FN(i_thread_crdp_reset)();
+	uatomic_set(&callrcu.park_seq, 0);
+
+	if (!cds_list_empty(&dead))
+		def = URCU_FN(i_default_locked)();
+	cds_list_for_each_entry_safe(crdp, tmp, &dead, node) {
+		/* Non-blocking: a half-done enqueue will never complete here. */
+		URCU_FN(i_crdp_move_all)(def, crdp, false);
+		cds_list_del(&crdp->node);
+		URCU_FN(i_crdp_destroy)(crdp);
+	}
+	urcu_i_callrcu_unlock();
+
+	cds_list_for_each_entry_reverse(e, &atfork_hooks, node)
+		e->atfork->after_fork_child(e->atfork->priv);
+	pthread_mutex_unlock(&atfork_lock);
+}

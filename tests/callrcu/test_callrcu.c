@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: MIT
+/*
+ * call_rcu behaviour, for one flavor (TEST_FLAVOR_<NAME>):
+ *  - a callback waits for a reader that held the object at call_rcu time;
+ *  - every callback runs exactly once (several enqueuers, inside read-side
+ *    critical sections too);
+ *  - layouts: default, per-thread, RT, per-CPU (the bound worker runs on its
+ *    CPU), set_cpu_call_rcu_data error codes;
+ *  - call_rcu_data_free with callbacks in flight and pending;
+ *  - rcu_barrier with callbacks on several workers;
+ *  - layout changes while a thread keeps enqueueing;
+ *  - a thread that exits with callbacks queued;
+ *  - the statistics extension.
+ * TAP output.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "flavor-test.h"
+#include "tap.h"
+
+/* ---- counted callbacks ---------------------------------------------------- */
+
+struct obj {
+	struct rcu_head head;
+	int id;
+};
+
+#define MAX_IDS		200000
+
+static int *counts;		/* invocations per id */
+static int next_id;		/* ids handed out */
+static int gate_open;		/* callbacks check it when gated */
+static int gate_violations;	/* gated callbacks that ran too early */
+static pthread_t last_thread;	/* thread of the last callback */
+static int last_cpu;		/* its CPU */
+
+static void count_cb(struct rcu_head *head)
+{
+	struct obj *o = caa_container_of(head, struct obj, head);
+
+	uatomic_add(&counts[o->id], 1);
+	last_thread = pthread_self();
+	last_cpu = sched_getcpu();
+	free(o);
+}
+
+static void gated_cb(struct rcu_head *head)
+{
+	if (!uatomic_load(&gate_open, CMM_ACQUIRE))
+		uatomic_add(&gate_violations, 1);
+	count_cb(head);
+}
+
+static int queue_one(void (*cb)(struct rcu_head *))
+{
+	struct obj *o = malloc(sizeof(*o));
+
+	if (!o)
+		abort();
+	o->id = uatomic_add_return(&next_id, 1) - 1;
+	if (o->id >= MAX_IDS)
+		abort();
+	F(call_rcu)(&o->head, cb);
+	return o->id;
+}
+
+/* Every id handed out so far was invoked exactly once. */
+static bool all_once(int *bad_id)
+{
+	int n = uatomic_read(&next_id);
+
+	for (int i = 0; i < n; i++) {
+		if (uatomic_read(&counts[i]) != 1) {
+			*bad_id = i;
+			return false;
+		}
+	}
+	return true;
+}
+
+static void check_all_once(const char *what)
+{
+	int bad = -1;
+	bool good = all_once(&bad);
+
+	ok(good, "%s: all %d callbacks ran exactly once%s", what, uatomic_read(&next_id),
+		good ? "" : " (see diag)");
+	if (!good)
+		diag("id %d ran %d times", bad, counts[bad]);
+}
+
+/* ---- a reader that holds an object across call_rcu ------------------------ */
+
+struct guarded {
+	struct rcu_head head;
+	int valid;
+};
+
+static struct guarded *shared;
+static int reader_holding, reader_release, reader_saw_poison, poison_ran;
+
+static void poison_cb(struct rcu_head *head)
+{
+	struct guarded *g = caa_container_of(head, struct guarded, head);
+
+	uatomic_set(&g->valid, 0);
+	uatomic_set(&poison_ran, 1);
+}
+
+static void *holding_reader(void *arg)
+{
+	struct guarded *p;
+
+	(void) arg;
+	F(register_thread)();
+	F(read_lock)();
+	p = rcu_dereference(shared);
+	uatomic_store(&reader_holding, 1, CMM_RELEASE);
+	while (!uatomic_load(&reader_release, CMM_ACQUIRE)) {
+		if (!uatomic_read(&p->valid))
+			uatomic_set(&reader_saw_poison, 1);
+		caa_cpu_relax();
+		usleep(100);
+	}
+	if (!uatomic_read(&p->valid))
+		uatomic_set(&reader_saw_poison, 1);
+	F(read_unlock)();
+	F(quiescent_state)();
+	F(unregister_thread)();
+	return NULL;
+}
+
+static void test_waits_for_reader(void)
+{
+	struct guarded *g = calloc(1, sizeof(*g));
+	pthread_t tid;
+
+	g->valid = 1;
+	rcu_assign_pointer(shared, g);
+	pthread_create(&tid, NULL, holding_reader, NULL);
+	while (!uatomic_load(&reader_holding, CMM_ACQUIRE))
+		QUIESCENT_SLEEP_MS(1);
+	rcu_assign_pointer(shared, NULL);
+	F(call_rcu)(&g->head, poison_cb);
+	QUIESCENT_SLEEP_MS(100);
+	ok(!uatomic_read(&poison_ran), "callback does not run while a pre-existing reader holds the object");
+	uatomic_store(&reader_release, 1, CMM_RELEASE);
+	F(thread_offline)();
+	pthread_join(tid, NULL);
+	F(thread_online)();
+	F(barrier)();
+	ok(uatomic_read(&poison_ran), "callback ran after the reader unlocked");
+	ok(!uatomic_read(&reader_saw_poison), "reader never saw the object reclaimed");
+	free(g);
+}
+
+/* ---- exactly once, several enqueuers, inside critical sections ------------- */
+
+#define PER_ENQUEUER	20000
+
+static void *enqueuer(void *arg)
+{
+	bool in_cs = arg != NULL;
+
+	F(register_thread)();
+	for (int i = 0; i < PER_ENQUEUER; i++) {
+		if (in_cs)
+			F(read_lock)();
+		queue_one(count_cb);
+		if (in_cs)
+			F(read_unlock)();
+		if (!(i % 64))
+			F(quiescent_state)();
+	}
+	F(unregister_thread)();
+	return NULL;
+}
+
+static void test_exactly_once(void)
+{
+	pthread_t a, b;
+
+	pthread_create(&a, NULL, enqueuer, NULL);
+	pthread_create(&b, NULL, enqueuer, (void *) 1);
+	F(thread_offline)();
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	F(thread_online)();
+	/* From inside a read-side critical section, on this thread too. */
+	F(read_lock)();
+	for (int i = 0; i < 100; i++)
+		queue_one(count_cb);
+	F(read_unlock)();
+	F(barrier)();
+	check_all_once("two enqueuers (one inside read-side critical sections)");
+}
+
+/* ---- layouts --------------------------------------------------------------- */
+
+static void test_default_layout(void)
+{
+	struct call_rcu_data *def = F(get_default_call_rcu_data)();
+
+	ok(def != NULL && def == F(get_default_call_rcu_data)(), "default worker exists and is stable");
+	ok(F(get_thread_call_rcu_data)() == NULL, "no per-thread worker by default");
+	ok(F(get_call_rcu_data)() == def, "get_call_rcu_data falls back to the default");
+	queue_one(count_cb);
+	F(barrier)();
+	ok(pthread_equal(last_thread, F(get_call_rcu_thread)(def)), "callback ran on the default worker");
+	F(call_rcu_data_free)(def);	/* the default is never freed */
+	ok(F(get_default_call_rcu_data)() == def, "call_rcu_data_free(default) is ignored");
+}
+
+static void test_thread_layout(unsigned long flags, const char *name)
+{
+	struct call_rcu_data *crdp = F(create_call_rcu_data)(flags, -1);
+	struct urcu_call_rcu_stats st;
+	int ret;
+
+	ok(crdp != NULL, "%s: create_call_rcu_data", name);
+	F(set_thread_call_rcu_data)(crdp);
+	ok(F(get_thread_call_rcu_data)() == crdp && F(get_call_rcu_data)() == crdp,
+		"%s: per-thread worker beats the default", name);
+	for (int i = 0; i < 1000; i++)
+		queue_one(count_cb);
+	F(barrier)();
+	ok(pthread_equal(last_thread, F(get_call_rcu_thread)(crdp)),
+		"%s: callbacks ran on the thread's worker", name);
+	memset(&st, 0, sizeof(st));
+	ret = F(call_rcu_data_stats)(crdp, &st);
+	ok(ret == 0 && st.queued >= 1000 && st.invoked >= 1000
+		&& st.grace_periods >= 1 && st.flags == (flags & URCU_CALL_RCU_RT)
+		&& st.cpu_affinity == -1 && pthread_equal(st.thread, F(get_call_rcu_thread)(crdp)),
+		"%s: stats queued=%llu invoked=%llu gps=%llu max_backlog=%lu", name,
+		st.queued, st.invoked, st.grace_periods, st.max_backlog);
+	F(set_thread_call_rcu_data)(NULL);
+	ok(F(get_thread_call_rcu_data)() == NULL, "%s: set_thread_call_rcu_data(NULL) detaches", name);
+	F(call_rcu_data_free)(crdp);
+	check_all_once(name);
+}
+
+struct pinned_arg {
+	int cpu;
+	int ran_cpu;
+	pthread_t ran_thread;
+	pthread_t expect_thread;
+};
+
+
+static void *pinned_enqueuer(void *arg)
+{
+	struct pinned_arg *pa = arg;
+	struct call_rcu_data *crdp;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(pa->cpu, &set);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
+		return NULL;
+	F(register_thread)();
+	F(read_lock)();
+	crdp = F(get_call_rcu_data)();
+	pa->expect_thread = F(get_call_rcu_thread)(crdp);
+	F(read_unlock)();
+	queue_one(count_cb);
+	F(thread_offline)();
+	F(barrier)();
+	F(thread_online)();
+	pa->ran_cpu = last_cpu;
+	pa->ran_thread = last_thread;
+	F(unregister_thread)();
+	return NULL;
+}
+
+static void test_cpu_layout(void)
+{
+	cpu_set_t allowed;
+	int ncpu = (int) sysconf(_SC_NPROCESSORS_CONF);
+	unsigned long long def_before;
+	struct urcu_call_rcu_stats st;
+	int good_cpu = 0, tested = 0, bound_ok = 0;
+
+	ok(F(create_all_cpu_call_rcu_data)(0) == 0, "create_all_cpu_call_rcu_data");
+	F(call_rcu_data_stats)(F(get_default_call_rcu_data)(), &st);
+	def_before = st.invoked;
+	sched_getaffinity(0, sizeof(allowed), &allowed);
+	for (int cpu = 0; cpu < ncpu && cpu < CPU_SETSIZE; cpu++) {
+		struct pinned_arg pa = { .cpu = cpu, .ran_cpu = -1 };
+		struct call_rcu_data *crdp;
+		pthread_t tid;
+
+		F(read_lock)();
+		crdp = F(get_cpu_call_rcu_data)(cpu);
+		F(read_unlock)();
+		if (crdp && F(call_rcu_data_stats)(crdp, &st) == 0 && st.cpu_affinity == cpu)
+			bound_ok++;
+		if (!CPU_ISSET(cpu, &allowed))
+			continue;
+		tested++;
+		pthread_create(&tid, NULL, pinned_enqueuer, &pa);
+		F(thread_offline)();
+		pthread_join(tid, NULL);
+		F(thread_online)();
+		if (pa.ran_cpu == cpu && pthread_equal(pa.ran_thread, pa.expect_thread)
+				&& crdp && pthread_equal(pa.expect_thread, F(get_call_rcu_thread)(crdp)))
+			good_cpu++;
+		else
+			diag("cpu %d: callback ran on cpu %d", cpu, pa.ran_cpu);
+	}
+	ok(bound_ok == ncpu, "every CPU has a worker bound to it (%d/%d)", bound_ok, ncpu);
+	ok(tested > 0 && good_cpu == tested,
+		"a thread on CPU n uses CPU n's worker, which runs on CPU n (%d/%d)", good_cpu, tested);
+	F(call_rcu_data_stats)(F(get_default_call_rcu_data)(), &st);
+	ok(st.invoked - def_before <= (unsigned long long) ncpu,
+		"the default worker only ran barrier callbacks meanwhile");
+	F(free_all_cpu_call_rcu_data)();
+	F(read_lock)();
+	ok(F(get_cpu_call_rcu_data)(0) == NULL, "free_all_cpu_call_rcu_data detaches every CPU");
+	F(read_unlock)();
+	check_all_once("per-CPU layout");
+}
+
+static void test_set_cpu_errors(void)
+{
+	struct call_rcu_data *a = F(create_call_rcu_data)(0, -1);
+	struct call_rcu_data *b = F(create_call_rcu_data)(0, -1);
+
+	errno = 0;
+	ok(F(set_cpu_call_rcu_data)(-1, a) != 0 && errno == EINVAL, "set_cpu_call_rcu_data(-1): EINVAL");
+	errno = 0;
+	ok(F(set_cpu_call_rcu_data)(1 << 20, a) != 0 && errno == EINVAL,
+		"set_cpu_call_rcu_data(huge cpu): EINVAL");
+	ok(F(set_cpu_call_rcu_data)(0, a) == 0, "set_cpu_call_rcu_data(0, a)");
+	errno = 0;
+	ok(F(set_cpu_call_rcu_data)(0, b) != 0 && errno == EEXIST, "second worker for CPU 0: EEXIST");
+	F(read_lock)();
+	ok(F(get_cpu_call_rcu_data)(0) == a, "CPU 0 keeps its first worker");
+	ok(F(get_cpu_call_rcu_data)(-5) == NULL && F(get_cpu_call_rcu_data)(1 << 20) == NULL,
+		"get_cpu_call_rcu_data of a bad CPU is NULL");
+	F(read_unlock)();
+	ok(F(set_cpu_call_rcu_data)(0, NULL) == 0, "set_cpu_call_rcu_data(0, NULL) detaches");
+	ok(F(set_cpu_call_rcu_data)(0, b) == 0, "then another worker may be set");
+	ok(F(set_cpu_call_rcu_data)(0, NULL) == 0, "and detached");
+	F(synchronize_rcu)();
+	F(call_rcu_data_free)(a);
+	F(call_rcu_data_free)(b);
+}
+
+/* ---- call_rcu_data_free with callbacks in flight and pending --------------- */
+
+static int free_done;
+
+static void *freer(void *arg)
+{
+	F(call_rcu_data_free)(arg);
+	uatomic_store(&free_done, 1, CMM_RELEASE);
+	return NULL;
+}
+
+static void test_free_with_pending(void)
+{
+	struct call_rcu_data *crdp = F(create_call_rcu_data)(0, -1);
+	struct guarded *g = calloc(1, sizeof(*g));
+	pthread_t reader, ft;
+	int first_id;
+
+	uatomic_set(&gate_open, 0);
+	uatomic_set(&reader_holding, 0);
+	uatomic_set(&reader_release, 0);
+	g->valid = 1;
+	rcu_assign_pointer(shared, g);
+	pthread_create(&reader, NULL, holding_reader, NULL);
+	while (!uatomic_load(&reader_holding, CMM_ACQUIRE))
+		QUIESCENT_SLEEP_MS(1);
+
+	F(set_thread_call_rcu_data)(crdp);
+	first_id = uatomic_read(&next_id);
+	for (int i = 0; i < 10; i++)		/* the worker's batch, waiting */
+		queue_one(gated_cb);
+	QUIESCENT_SLEEP_MS(20);
+	for (int i = 0; i < 10; i++)		/* still in its queue */
+		queue_one(gated_cb);
+	F(set_thread_call_rcu_data)(NULL);
+
+	pthread_create(&ft, NULL, freer, crdp);
+	QUIESCENT_SLEEP_MS(50);
+	ok(!uatomic_load(&free_done, CMM_ACQUIRE),
+		"call_rcu_data_free waits for the worker's batch in flight");
+	ok(uatomic_read(&counts[first_id]) == 0, "no callback ran while the reader holds");
+	uatomic_store(&gate_open, 1, CMM_RELEASE);
+	uatomic_store(&reader_release, 1, CMM_RELEASE);
+	F(thread_offline)();
+	pthread_join(reader, NULL);
+	pthread_join(ft, NULL);
+	F(thread_online)();
+	F(barrier)();
+	ok(uatomic_read(&gate_violations) == 0, "no callback ran before its grace period");
+	check_all_once("call_rcu_data_free with pending callbacks");
+	rcu_assign_pointer(shared, NULL);
+	F(synchronize_rcu)();
+	free(g);
+}
+
+/* ---- rcu_barrier across several workers ------------------------------------ */
+
+static void slow_cb(struct rcu_head *head)
+{
+	struct obj *o = caa_container_of(head, struct obj, head);
+
+	if (!(o->id % 200))
+		usleep(1000);
+	count_cb(head);
+}
+
+static void *worker_user(void *arg)
+{
+	F(register_thread)();
+	F(set_thread_call_rcu_data)(arg);
+	for (int i = 0; i < 1000; i++)
+		queue_one(slow_cb);
+	/* Exits with its callbacks still queued. */
+	F(unregister_thread)();
+	return NULL;
+}
+
+static void test_barrier_many(void)
+{
+	struct call_rcu_data *w[3];
+	pthread_t tid[3];
+
+	w[0] = F(create_call_rcu_data)(0, -1);
+	w[1] = F(create_call_rcu_data)(URCU_CALL_RCU_RT, -1);
+	w[2] = F(create_call_rcu_data)(0, 0);
+	for (int i = 0; i < 3; i++)
+		pthread_create(&tid[i], NULL, worker_user, w[i]);
+	for (int i = 0; i < 500; i++)
+		queue_one(slow_cb);
+	F(thread_offline)();
+	for (int i = 0; i < 3; i++)
+		pthread_join(tid[i], NULL);
+	F(thread_online)();
+	F(barrier)();
+	check_all_once("rcu_barrier over default, normal, RT and bound workers (threads exited)");
+	for (int i = 0; i < 3; i++)
+		F(call_rcu_data_free)(w[i]);
+}
+
+/* ---- layout changes while a thread keeps enqueueing ------------------------ */
+
+static int churn_stop;
+
+static void *churn_enqueuer(void *arg)
+{
+	unsigned long i = 0;
+
+	(void) arg;
+	F(register_thread)();
+	while (!uatomic_load(&churn_stop, CMM_ACQUIRE) || i < 1000) {
+		F(read_lock)();
+		queue_one(count_cb);
+		F(read_unlock)();
+		if (!(++i % 32)) {
+			F(quiescent_state)();
+			usleep(50);
+		}
+	}
+	F(unregister_thread)();
+	return NULL;
+}
+
+static void test_layout_churn(void)
+{
+	pthread_t tid;
+
+	pthread_create(&tid, NULL, churn_enqueuer, NULL);
+	for (int round = 0; round < 8; round++) {
+		struct call_rcu_data *x;
+
+		if (F(create_all_cpu_call_rcu_data)(round & 1 ? URCU_CALL_RCU_RT : 0))
+			diag("create_all_cpu_call_rcu_data: %s", strerror(errno));
+		QUIESCENT_SLEEP_MS(3);
+		F(free_all_cpu_call_rcu_data)();
+		x = F(create_call_rcu_data)(0, -1);
+		F(set_cpu_call_rcu_data)(0, x);
+		QUIESCENT_SLEEP_MS(3);
+		F(set_cpu_call_rcu_data)(0, NULL);
+		F(synchronize_rcu)();
+		F(call_rcu_data_free)(x);
+	}
+	uatomic_store(&churn_stop, 1, CMM_RELEASE);
+	F(thread_offline)();
+	pthread_join(tid, NULL);
+	F(thread_online)();
+	F(barrier)();
+	check_all_once("layout changes while enqueueing");
+}
+
+/* ---- statistics --------------------------------------------------------------- */
+
+static void test_stats(void)
+{
+	struct urcu_call_rcu_stats st[16];
+	int n = F(call_rcu_stats)(NULL, 0);
+	int m = F(call_rcu_stats)(st, 16);
+	unsigned long long invoked = 0;
+
+	ok(n >= 1 && m == n, "call_rcu_stats counts the live workers (%d)", n);
+	for (int i = 0; i < m && i < 16; i++)
+		invoked += st[i].invoked;
+	ok(invoked > 0, "workers report invoked callbacks (%llu)", invoked);
+	errno = 0;
+	ok(F(call_rcu_data_stats)(NULL, st) == -1 && errno == EINVAL, "call_rcu_data_stats(NULL): EINVAL");
+}
+
+int main(void)
+{
+	counts = calloc(MAX_IDS, sizeof(*counts));
+	diag("flavor %s", TEST_FLAVOR);
+	F(register_thread)();
+	test_waits_for_reader();
+	test_exactly_once();
+	test_default_layout();
+	test_thread_layout(0, "per-thread worker");
+	test_thread_layout(URCU_CALL_RCU_RT, "RT per-thread worker");
+	test_cpu_layout();
+	test_set_cpu_errors();
+	test_free_with_pending();
+	test_barrier_many();
+	test_layout_churn();
+	test_stats();
+	F(unregister_thread)();
+	free(counts);
+	return tap_done();
+}
