@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* Callback accounting shared by the modes (callbacks.c). */
+#ifndef UT_CALLBACKS_H
+#define UT_CALLBACKS_H
+
+#include "ut.h"
+
+enum { UT_CB_IDLE, UT_CB_POSTED, UT_CB_INVOKED };
+
+struct ut_cb {
+	struct rcu_head head;
+	uint64_t seq;
+	uint64_t enqueue_ns;
+	int state;		/* UT_CB_*, atomic */
+	int worker;		/* tool's worker index at post time */
+};
+
+/* Post cb through the flavor's call_rcu, counting it. */
+void ut_cb_post(struct ut_run *run, struct ut_thread *t, struct ut_cb *cb,
+		void (*func)(struct rcu_head *head));
+/* First thing in a callback: false (and an error counted) on a duplicate. */
+bool ut_cb_begin(struct ut_run *run, struct ut_cb *cb);
+/* Last thing in a callback, after any re-post. */
+void ut_cb_end(struct ut_run *run);
+/* After the drain: posted but never invoked -> callback_lost. */
+void ut_cb_check_lost(struct ut_run *run);
+void ut_outstanding_note(struct ut_run *run);
+uint64_t ut_outstanding(struct ut_run *run);
+/* Sleep; qsbr threads go offline meanwhile. */
+void ut_rcu_pause(struct ut_thread *t, uint64_t ns);
+
+/* Reader loop of the measuring modes (mode-gp.c): lock, dereference,
+ * --read-delay, unlock, quiescent state; counts reads. */
+void *ut_plain_reader(struct ut_thread *t);
+
+#endif /* UT_CALLBACKS_H */

@@ -1,0 +1,474 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Command-line parsing.  Every option value is checked in full before
+ * anything runs; a bad one produces exactly one line on stderr that names
+ * the option, and exit status 64.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ut.h"
+
+#ifndef UT_VERSION
+# define UT_VERSION "unknown"
+#endif
+
+const char *const ut_mode_names[UT_MODE_COUNT] = {
+	"stress", "gp-latency", "read-cost", "callback", "flood", "barrier",
+};
+
+const char *const ut_layout_names[UT_LAYOUT_COUNT] = {
+	"default", "per-cpu", "per-thread", "rt",
+};
+
+static const char help_text[] =
+"Usage: urcutorture [OPTION]...\n"
+"Torture-test, stress and measure a userspace RCU library.\n"
+"With no option: a 10-second stress run of the memb flavor with one reader per\n"
+"CPU, one updater and one fake updater, ending in \"End of test: SUCCESS\".\n"
+"\n"
+"Workload:\n"
+"  --mode=MODE            stress (default): readers, one updater walking objects\n"
+"                           through the pipeline (rotating synchronize_rcu,\n"
+"                           call_rcu, defer_rcu and the polled API), fake updaters\n"
+"                         gp-latency: updaters time every grace period\n"
+"                         read-cost: readers only, ns per read-side section\n"
+"                         callback: enqueuers post call_rcu at --rate\n"
+"                         flood: call_rcu flood with self-re-posting callbacks\n"
+"                         barrier: threads post callbacks, then rcu_barrier\n"
+"  --flavor=LIST          memb (default), mb, signal, qsbr, bp, all (the five\n"
+"                           real flavors), busted (deliberately broken: must FAIL);\n"
+"                           comma-separated lists are accepted\n"
+"  --call-rcu-layout=LIST default (one shared worker, the default), per-cpu,\n"
+"                           per-thread, rt (per-thread with URCU_CALL_RCU_RT), all\n"
+"  --readers=N            reader threads (default: CPUs; 1 in callback, flood\n"
+"                           and barrier modes)\n"
+"  --updaters=N           gp-latency updaters (default 1)\n"
+"  --fake-updaters=N      stress: threads looping on synchronize_rcu and\n"
+"                           call_rcu + rcu_barrier checks (default 1)\n"
+"  --enqueuers=N          callback/flood/barrier posting threads (default 1;\n"
+"                           barrier: 2)\n"
+"  --rate=N               callback: callbacks per second per enqueuer, 0 = as\n"
+"                           fast as --max-outstanding allows (default 0)\n"
+"  --max-outstanding=N    bound on callbacks posted but not yet invoked\n"
+"                           (default 10000; flood 100000; gp-latency --async 1000)\n"
+"  --async                gp-latency: time grace periods through call_rcu\n"
+"  --batch=N              barrier: callbacks per thread before each rcu_barrier\n"
+"                           (default 100)\n"
+"  --launder=N            flood: times each callback re-posts itself (default 3)\n"
+"  --pipe-len=N           stress: grace periods before an object is poisoned\n"
+"                           and recycled (3..64, default 10)\n"
+"  --read-delay=DUR       reader critical-section length (default: random short\n"
+"                           lingering, as rcutorture does)\n"
+"  --update-delay=DUR     stress: pause between updates (default 0)\n"
+"  --runs=N               read-cost: repetitions (default 5)\n"
+"\n"
+"Time:\n"
+"  --duration=DUR         length of each flavor x layout combination (default 10s)\n"
+"  --stat-interval=DUR    period of the stat lines, 0 = none (default 2s)\n"
+"  --stall-timeout=DUR    no progress for this long = stall, exit 2 (default 30s)\n"
+"  --seed=N               seed of every random choice (default: time and pid;\n"
+"                           always printed)\n"
+"  DUR is a number with a unit: ns, us, ms, s, m, h (plain number = seconds).\n"
+"\n"
+"Placement:\n"
+"  --pin=POLICY           policy for all thread roles\n"
+"  --pin-readers=POLICY   readers\n"
+"  --pin-updaters=POLICY  updaters, fake updaters and enqueuers\n"
+"  --pin-workers=POLICY   call_rcu workers\n"
+"                         POLICY: none (default), compact, scatter, numa,\n"
+"                           list:CPU[,CPU|FIRST-LAST]...\n"
+"  --topology=SPEC        plan for another machine: synthetic:\"pack:2 numa:2\n"
+"                           core:8 pu:2\" (hwloc synthetic) or an hwloc XML file\n"
+"  --dry-run              print the placement plan and the parameters, run nothing\n"
+"\n"
+"Output:\n"
+"  --json=FILE|-          write a schema-versioned JSON report (\"urcutorture/1\")\n"
+"                           to FILE, or to stdout with \"-\" (the human report then\n"
+"                           goes to stderr)\n"
+"  --tap                  TAP on stdout: one test line per combination; the human\n"
+"                           report becomes TAP comments\n"
+"  --quiet                no periodic stat lines\n"
+"  --help                 this text;  --version  version and library\n"
+"\n"
+"Output: a start line with every parameter and the seed, a stat line every\n"
+"--stat-interval (reads, updates, grace periods, callbacks, pipeline-age\n"
+"histogram, errors; \"!!!\" marks a line with errors), a final table per\n"
+"combination, a comparison table when several combinations ran, and as last\n"
+"line \"End of test: SUCCESS\", \"FAILURE\" or \"STALL\".  On a terminal a live\n"
+"progress line is drawn on stderr.\n"
+"\n"
+"Detection: readers record the pipeline age of the object they read (age >= 2\n"
+"is a too-short grace period), poisoned or recycled objects, lost or doubly\n"
+"invoked callbacks, rcu_barrier returning early, polled cookies completing too\n"
+"early or too late; a watchdog reports every thread's state on a stall.\n"
+"\n"
+"Exit status: 0 success, 1 RCU correctness failure, 2 stall, 3 environment\n"
+"problem (pinning refused), 64 usage error (one line naming the option, nothing\n"
+"run), 77 feature unavailable in this build (e.g. a flavor not compiled in).\n";
+
+static int usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("urcutorture: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return UT_EXIT_USAGE;
+}
+
+static int parse_long(const char *opt, const char *text, long long lo, long long hi, long long *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	if (!text || !*text)
+		return usage_error("%s: missing value", opt);
+	v = strtoll(text, &end, 10);
+	if (errno || end == text || *end)
+		return usage_error("%s: '%s' is not an integer", opt, text);
+	if (v < lo || v > hi)
+		return usage_error("%s: %lld is out of range %lld..%lld", opt, v, lo, hi);
+	*out = v;
+	return 0;
+}
+
+static int parse_int(const char *opt, const char *text, int lo, int hi, int *out)
+{
+	long long v;
+	int rc = parse_long(opt, text, lo, hi, &v);
+
+	if (!rc)
+		*out = (int)v;
+	return rc;
+}
+
+static int parse_dur(const char *opt, const char *text, bool allow_zero, uint64_t *out)
+{
+	uint64_t v;
+
+	if (ut_parse_duration(text, &v))
+		return usage_error("%s: '%s' is not a duration (e.g. 500ms, 10s, 5m, 2h)", opt, text ? text : "");
+	if (!allow_zero && v == 0)
+		return usage_error("%s: must be greater than zero", opt);
+	*out = v;
+	return 0;
+}
+
+static int parse_flavors(const char *text, struct ut_config *cfg)
+{
+	char *copy = strdup(text), *save = NULL, *tok;
+	int rc = 0;
+
+	cfg->nflavors = 0;
+	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "all")) {
+			for (int i = 0; ut_flavors[i] && cfg->nflavors < UT_MAX_FLAVORS; i++)
+				cfg->flavors[cfg->nflavors++] = ut_flavors[i];
+			continue;
+		}
+		if (!ut_flavor_name_known(tok)) {
+			rc = usage_error("--flavor: unknown flavor '%s' (memb, mb, signal, qsbr, bp, all, busted)", tok);
+			break;
+		}
+		const struct ut_flavor_ops *ops = ut_flavor_find(tok);
+
+		if (!ops) {
+			fprintf(stderr, "urcutorture: --flavor: flavor '%s' is not built into this binary\n", tok);
+			rc = UT_EXIT_SKIP;
+			break;
+		}
+		if (cfg->nflavors >= UT_MAX_FLAVORS) {
+			rc = usage_error("--flavor: too many flavors");
+			break;
+		}
+		cfg->flavors[cfg->nflavors++] = ops;
+	}
+	if (!rc && !cfg->nflavors)
+		rc = usage_error("--flavor: empty list");
+	free(copy);
+	return rc;
+}
+
+static int parse_layouts(const char *text, struct ut_config *cfg)
+{
+	char *copy = strdup(text), *save = NULL, *tok;
+	int rc = 0;
+
+	cfg->nlayouts = 0;
+	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+		int found = -1;
+
+		if (!strcmp(tok, "all")) {
+			cfg->nlayouts = 0;
+			for (int i = 0; i < UT_LAYOUT_COUNT; i++)
+				cfg->layouts[cfg->nlayouts++] = (enum ut_layout)i;
+			break;
+		}
+		for (int i = 0; i < UT_LAYOUT_COUNT; i++)
+			if (!strcmp(tok, ut_layout_names[i]))
+				found = i;
+		if (found < 0) {
+			rc = usage_error("--call-rcu-layout: unknown layout '%s' (default, per-cpu, per-thread, rt, all)", tok);
+			break;
+		}
+		if (cfg->nlayouts < UT_LAYOUT_COUNT)
+			cfg->layouts[cfg->nlayouts++] = (enum ut_layout)found;
+	}
+	if (!rc && !cfg->nlayouts)
+		rc = usage_error("--call-rcu-layout: empty list");
+	free(copy);
+	return rc;
+}
+
+enum {
+	OPT_MODE = 256, OPT_FLAVOR, OPT_LAYOUT, OPT_READERS, OPT_UPDATERS, OPT_FAKE,
+	OPT_ENQUEUERS, OPT_RATE, OPT_MAX_OUT, OPT_ASYNC, OPT_BATCH, OPT_LAUNDER,
+	OPT_PIPE_LEN, OPT_READ_DELAY, OPT_UPDATE_DELAY, OPT_RUNS, OPT_DURATION,
+	OPT_STAT, OPT_STALL, OPT_SEED, OPT_PIN, OPT_PIN_R, OPT_PIN_U, OPT_PIN_W,
+	OPT_TOPOLOGY, OPT_DRY_RUN, OPT_JSON, OPT_TAP, OPT_QUIET, OPT_HELP, OPT_VERSION,
+};
+
+static const struct option long_opts[] = {
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "flavor", required_argument, NULL, OPT_FLAVOR },
+	{ "call-rcu-layout", required_argument, NULL, OPT_LAYOUT },
+	{ "readers", required_argument, NULL, OPT_READERS },
+	{ "updaters", required_argument, NULL, OPT_UPDATERS },
+	{ "fake-updaters", required_argument, NULL, OPT_FAKE },
+	{ "enqueuers", required_argument, NULL, OPT_ENQUEUERS },
+	{ "rate", required_argument, NULL, OPT_RATE },
+	{ "max-outstanding", required_argument, NULL, OPT_MAX_OUT },
+	{ "async", no_argument, NULL, OPT_ASYNC },
+	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ "launder", required_argument, NULL, OPT_LAUNDER },
+	{ "pipe-len", required_argument, NULL, OPT_PIPE_LEN },
+	{ "read-delay", required_argument, NULL, OPT_READ_DELAY },
+	{ "update-delay", required_argument, NULL, OPT_UPDATE_DELAY },
+	{ "runs", required_argument, NULL, OPT_RUNS },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "stat-interval", required_argument, NULL, OPT_STAT },
+	{ "stall-timeout", required_argument, NULL, OPT_STALL },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "pin", required_argument, NULL, OPT_PIN },
+	{ "pin-readers", required_argument, NULL, OPT_PIN_R },
+	{ "pin-updaters", required_argument, NULL, OPT_PIN_U },
+	{ "pin-workers", required_argument, NULL, OPT_PIN_W },
+	{ "topology", required_argument, NULL, OPT_TOPOLOGY },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "tap", no_argument, NULL, OPT_TAP },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char *const pin_opt_names[UT_ROLE_COUNT] = {
+	"--pin-readers", "--pin-updaters", "--pin-workers",
+};
+
+int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
+{
+	const char *flavor_text = "memb", *layout_text = "default";
+	bool have_max_out = false, have_enq = false;
+	long long ll;
+	int c, rc;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->argc = argc;
+	cfg->argv = argv;
+	cfg->readers = -1;
+	cfg->updaters = 1;
+	cfg->fake_updaters = 1;
+	cfg->enqueuers = 1;
+	cfg->batch = 100;
+	cfg->launder = 3;
+	cfg->pipe_len = 10;
+	cfg->runs = 5;
+	cfg->duration_ns = 10000000000ull;
+	cfg->stat_interval_ns = 2000000000ull;
+	cfg->stall_timeout_ns = 30000000000ull;
+	cfg->seed = ((uint64_t)ut_now_ns() * 0x9e3779b97f4a7c15ull) ^ (uint64_t)getpid();
+	cfg->seed %= 1000000000000ull;	/* short enough to retype */
+	cfg->human = stdout;
+	cfg->ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (cfg->ncpus < 1)
+		cfg->ncpus = 1;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
+		const char *opt = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+		char name[64];
+
+		/* The option's name without "=value", for messages. */
+		snprintf(name, sizeof(name), "%s", opt);
+		name[strcspn(name, "=")] = '\0';
+		rc = 0;
+		switch (c) {
+		case OPT_MODE: {
+			int found = -1;
+
+			for (int i = 0; i < UT_MODE_COUNT; i++)
+				if (!strcmp(optarg, ut_mode_names[i]))
+					found = i;
+			if (found < 0)
+				return usage_error("--mode: unknown mode '%s' (stress, gp-latency, read-cost, callback, flood, barrier)", optarg);
+			cfg->mode = (enum ut_mode)found;
+			break;
+		}
+		case OPT_FLAVOR: flavor_text = optarg; break;
+		case OPT_LAYOUT: layout_text = optarg; break;
+		case OPT_READERS: rc = parse_int("--readers", optarg, 0, 4096, &cfg->readers); break;
+		case OPT_UPDATERS: rc = parse_int("--updaters", optarg, 1, 1024, &cfg->updaters); break;
+		case OPT_FAKE: rc = parse_int("--fake-updaters", optarg, 0, 1024, &cfg->fake_updaters); break;
+		case OPT_ENQUEUERS:
+			rc = parse_int("--enqueuers", optarg, 1, 1024, &cfg->enqueuers);
+			have_enq = true;
+			break;
+		case OPT_RATE:
+			rc = parse_long("--rate", optarg, 0, 1000000000, &ll);
+			cfg->rate = (double)ll;
+			break;
+		case OPT_MAX_OUT:
+			rc = parse_long("--max-outstanding", optarg, 1, 100000000, &ll);
+			cfg->max_outstanding = (unsigned long)ll;
+			have_max_out = true;
+			break;
+		case OPT_ASYNC: cfg->async = true; break;
+		case OPT_BATCH:
+			rc = parse_long("--batch", optarg, 1, 10000000, &ll);
+			cfg->batch = (unsigned long)ll;
+			break;
+		case OPT_LAUNDER:
+			rc = parse_long("--launder", optarg, 0, 1000000, &ll);
+			cfg->launder = (unsigned long)ll;
+			break;
+		case OPT_PIPE_LEN: rc = parse_int("--pipe-len", optarg, 3, UT_MAX_PIPE, &cfg->pipe_len); break;
+		case OPT_READ_DELAY: rc = parse_dur("--read-delay", optarg, true, &cfg->read_delay_ns); break;
+		case OPT_UPDATE_DELAY: rc = parse_dur("--update-delay", optarg, true, &cfg->update_delay_ns); break;
+		case OPT_RUNS: rc = parse_int("--runs", optarg, 1, 64, &cfg->runs); break;
+		case OPT_DURATION: rc = parse_dur("--duration", optarg, false, &cfg->duration_ns); break;
+		case OPT_STAT: rc = parse_dur("--stat-interval", optarg, true, &cfg->stat_interval_ns); break;
+		case OPT_STALL: rc = parse_dur("--stall-timeout", optarg, false, &cfg->stall_timeout_ns); break;
+		case OPT_SEED: {
+			char *end;
+
+			errno = 0;
+			if (!*optarg || *optarg == '-')
+				return usage_error("--seed: '%s' is not a non-negative integer", optarg);
+			cfg->seed = strtoull(optarg, &end, 0);
+			if (errno || *end)
+				return usage_error("--seed: '%s' is not a non-negative integer", optarg);
+			break;
+		}
+		case OPT_PIN:
+			for (int r = 0; r < UT_ROLE_COUNT; r++)
+				cfg->pin_text[r] = optarg;
+			break;
+		case OPT_PIN_R: cfg->pin_text[UT_ROLE_READER] = optarg; break;
+		case OPT_PIN_U: cfg->pin_text[UT_ROLE_UPDATER] = optarg; break;
+		case OPT_PIN_W: cfg->pin_text[UT_ROLE_WORKER] = optarg; break;
+		case OPT_TOPOLOGY: cfg->topology_spec = optarg; break;
+		case OPT_DRY_RUN: cfg->dry_run = true; break;
+		case OPT_JSON:
+			if (!*optarg)
+				return usage_error("--json: empty file name");
+			cfg->json_path = optarg;
+			break;
+		case OPT_TAP: cfg->tap = true; break;
+		case OPT_QUIET: cfg->quiet = true; break;
+		case OPT_HELP:
+			fputs(help_text, stdout);
+			return UT_EXIT_OK;
+		case OPT_VERSION:
+			printf("urcutorture %s (library: %s %s)\n", UT_VERSION,
+			       ut_library_name(), ut_library_version());
+			return UT_EXIT_OK;
+		case ':':
+			return usage_error("%s: missing value", name);
+		case '?':
+		default:
+			if (optopt && optopt < 256)
+				return usage_error("unknown option '-%c' (see --help)", optopt);
+			return usage_error("unknown option '%s' (see --help)", name);
+		}
+		if (rc)
+			return rc;
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s' (options are --name=value; see --help)", argv[optind]);
+
+	rc = parse_flavors(flavor_text, cfg);
+	if (rc)
+		return rc;
+	rc = parse_layouts(layout_text, cfg);
+	if (rc)
+		return rc;
+
+	/* Mode-dependent defaults. */
+	if (cfg->readers < 0) {
+		switch (cfg->mode) {
+		case UT_MODE_CALLBACK: case UT_MODE_FLOOD: case UT_MODE_BARRIER:
+			cfg->readers = 1;
+			break;
+		default:
+			cfg->readers = cfg->ncpus;
+		}
+	}
+	if (cfg->mode == UT_MODE_READ_COST && cfg->readers == 0)
+		return usage_error("--readers: read-cost needs at least one reader");
+	if (cfg->mode == UT_MODE_BARRIER && !have_enq)
+		cfg->enqueuers = 2;
+	if (!have_max_out) {
+		if (cfg->mode == UT_MODE_FLOOD)
+			cfg->max_outstanding = 100000;
+		else if (cfg->mode == UT_MODE_GP_LATENCY)
+			cfg->max_outstanding = 1000;
+		else
+			cfg->max_outstanding = 10000;
+	}
+	if (cfg->async && cfg->mode != UT_MODE_GP_LATENCY)
+		return usage_error("--async: only meaningful with --mode=gp-latency");
+
+	/* Placement: topology first, then the policies against it. */
+	{
+		char err[256] = "";
+
+		if (ut_topology_load(cfg->topology_spec, &cfg->topo, err, sizeof(err)))
+			return usage_error("--topology: %s", err);
+		for (int r = 0; r < UT_ROLE_COUNT; r++) {
+			const char *text = cfg->pin_text[r] ? cfg->pin_text[r] : "none";
+
+			err[0] = '\0';
+			if (ut_pin_policy_parse(text, cfg->topo, &cfg->pin[r], err, sizeof(err)))
+				return usage_error("%s: %s", cfg->pin_text[r] ? pin_opt_names[r] : "--pin", err);
+		}
+	}
+
+	if (cfg->json_path && !strcmp(cfg->json_path, "-")) {
+		if (cfg->tap)
+			return usage_error("--json: '-' (stdout) cannot be combined with --tap");
+		cfg->json = stdout;
+		cfg->human = stderr;
+	} else if (cfg->json_path && !cfg->dry_run) {
+		cfg->json = fopen(cfg->json_path, "w");
+		if (!cfg->json)
+			return usage_error("--json: cannot write '%s': %s", cfg->json_path, strerror(errno));
+	}
+	return -1;
+}

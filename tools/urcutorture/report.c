@@ -1,0 +1,571 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reports: start line, per-combination tables, the comparison table, TAP,
+ * the JSON document and the last line.  All numbers come from the results
+ * the run measured; nothing here estimates.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/membarrier.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "ut.h"
+
+#ifndef UT_VERSION
+# define UT_VERSION "unknown"
+#endif
+#ifndef UT_LIB_NAME
+# define UT_LIB_NAME "liburcu-compatible"
+#endif
+#ifndef UT_LIB_VERSION
+# define UT_LIB_VERSION "unknown"
+#endif
+
+const char *const ut_verdict_names[] = { "SUCCESS", "FAILURE", "STALL", "ENVIRONMENT" };
+
+const char *const ut_error_names[UT_ERR_COUNT] = {
+	"too_short_gp", "poisoned_read", "callback_lost", "callback_duplicated",
+	"barrier_incomplete", "poll_early", "poll_late",
+};
+
+const char *ut_library_name(void) { return UT_LIB_NAME; }
+const char *ut_library_version(void) { return UT_LIB_VERSION; }
+
+int ut_membarrier_query(void)
+{
+#ifdef __NR_membarrier
+	long r = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0);
+
+	return r < 0 ? -1 : (int)r;
+#else
+	return -1;
+#endif
+}
+
+static void cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "model name", 10) || !strncmp(line, "Processor", 9) ||
+		    !strncmp(line, "cpu model", 9)) {
+			char *v = strchr(line, ':');
+
+			if (v) {
+				v++;
+				while (*v == ' ' || *v == '\t')
+					v++;
+				v[strcspn(v, "\n")] = '\0';
+				snprintf(buf, len, "%s", v);
+				break;
+			}
+		}
+	}
+	fclose(f);
+}
+
+void ut_out(const struct ut_config *cfg, const char *fmt, ...)
+{
+	char buf[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (!cfg->tap) {
+		fputs(buf, cfg->human);
+	} else {
+		/* TAP: the human report travels as diagnostics. */
+		for (char *line = buf, *nl; *line; line = nl) {
+			nl = strchr(line, '\n');
+			if (nl)
+				*nl++ = '\0';
+			else
+				nl = line + strlen(line);
+			fprintf(cfg->human, "# %s\n", line);
+		}
+	}
+	fflush(cfg->human);
+}
+
+static void pin_text(const struct ut_config *cfg, int role, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", cfg->pin_text[role] ? cfg->pin_text[role] : "none");
+}
+
+void ut_report_start(const struct ut_config *cfg, int ncombos)
+{
+	char dur[32], stat[32], stall[32], rd[32], ud[32], flist[128] = "", llist[128] = "";
+	char pr[64], pu[64], pw[64], topo[256], model[256];
+	struct utsname u;
+	int mb = ut_membarrier_query();
+
+	ut_format_duration(cfg->duration_ns, dur, sizeof(dur));
+	ut_format_duration(cfg->stat_interval_ns, stat, sizeof(stat));
+	ut_format_duration(cfg->stall_timeout_ns, stall, sizeof(stall));
+	if (cfg->read_delay_ns)
+		ut_format_duration(cfg->read_delay_ns, rd, sizeof(rd));
+	else
+		snprintf(rd, sizeof(rd), "random");
+	ut_format_duration(cfg->update_delay_ns, ud, sizeof(ud));
+	for (int i = 0; i < cfg->nflavors; i++)
+		snprintf(flist + strlen(flist), sizeof(flist) - strlen(flist), "%s%s",
+			 i ? "," : "", cfg->flavors[i]->name);
+	for (int i = 0; i < cfg->nlayouts; i++)
+		snprintf(llist + strlen(llist), sizeof(llist) - strlen(llist), "%s%s",
+			 i ? "," : "", ut_layout_names[cfg->layouts[i]]);
+	pin_text(cfg, UT_ROLE_READER, pr, sizeof(pr));
+	pin_text(cfg, UT_ROLE_UPDATER, pu, sizeof(pu));
+	pin_text(cfg, UT_ROLE_WORKER, pw, sizeof(pw));
+	ut_topology_summary(cfg->topo, topo, sizeof(topo));
+	cpu_model(model, sizeof(model));
+	uname(&u);
+
+	if (cfg->tap)
+		printf("1..%d\n", ncombos);
+	ut_out(cfg, "urcutorture %s (%s %s): mode=%s flavor=%s call-rcu-layout=%s readers=%d "
+	       "updaters=%d fake-updaters=%d enqueuers=%d rate=%.0f max-outstanding=%lu "
+	       "batch=%lu launder=%lu pipe-len=%d read-delay=%s update-delay=%s runs=%d async=%d "
+	       "duration=%s stat-interval=%s stall-timeout=%s seed=%llu pin-readers=%s "
+	       "pin-updaters=%s pin-workers=%s combinations=%d\n",
+	       UT_VERSION, UT_LIB_NAME, UT_LIB_VERSION, ut_mode_names[cfg->mode], flist, llist,
+	       cfg->readers, cfg->updaters, cfg->fake_updaters, cfg->enqueuers, cfg->rate,
+	       cfg->max_outstanding, cfg->batch, cfg->launder, cfg->pipe_len, rd, ud, cfg->runs,
+	       cfg->async, dur, stat, stall, (unsigned long long)cfg->seed, pr, pu, pw, ncombos);
+	ut_out(cfg, "system: %s %s %s, cpu \"%s\", %d online CPUs, topology: %s, placement: %s, "
+	       "membarrier: %s (0x%x)\n",
+	       u.sysname, u.release, u.machine, model, cfg->ncpus, topo, ut_placement_backend(),
+	       mb >= 0 ? "available" : "unavailable", mb >= 0 ? mb : 0);
+}
+
+static void fmt_ns(uint64_t ns, char *buf, size_t len)
+{
+	if (ns >= 1000000000ull)
+		snprintf(buf, len, "%.2fs", ns / 1e9);
+	else if (ns >= 1000000ull)
+		snprintf(buf, len, "%.2fms", ns / 1e6);
+	else if (ns >= 1000ull)
+		snprintf(buf, len, "%.1fus", ns / 1e3);
+	else
+		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+}
+
+static void lat_line(const struct ut_config *cfg, const char *what, const struct ut_hist *h)
+{
+	static const double qs[] = { 0.5, 0.9, 0.99, 0.999 };
+	static const char *const qn[] = { "p50", "p90", "p99", "p99.9" };
+	char line[512], v[32];
+	size_t off;
+
+	if (!h->count)
+		return;
+	fmt_ns(h->min, v, sizeof(v));
+	off = (size_t)snprintf(line, sizeof(line), "  %-15s n=%llu min %s", what,
+			       (unsigned long long)h->count, v);
+	for (int i = 0; i < 4; i++) {
+		fmt_ns(ut_hist_quantile(h, qs[i]), v, sizeof(v));
+		off += (size_t)snprintf(line + off, sizeof(line) - off, " %s %s", qn[i], v);
+	}
+	fmt_ns(h->max, v, sizeof(v));
+	snprintf(line + off, sizeof(line) - off, " max %s", v);
+	ut_out(cfg, "%s\n", line);
+}
+
+static double per_s(uint64_t n, double s)
+{
+	return s > 0 ? n / s : 0;
+}
+
+/* Wall-clock ns per read per reader thread (includes lingering). */
+static double ns_per_read(const struct ut_config *cfg, const struct ut_result *r)
+{
+	if (r->mode == UT_MODE_READ_COST)
+		return r->ns_mean;
+	if (!r->reads || !cfg->readers)
+		return 0;
+	return r->seconds * 1e9 * cfg->readers / (double)r->reads;
+}
+
+void ut_report_result(const struct ut_config *cfg, const struct ut_result *r)
+{
+	char line[1024];
+	size_t off;
+
+	ut_out(cfg, "--- %s/%s (%s, %.1f s): %s%s%s\n", r->flavor->name, ut_layout_names[r->layout],
+	       ut_mode_names[r->mode], r->seconds, ut_verdict_names[r->verdict],
+	       r->note[0] ? " - " : "", r->note);
+	if (r->reads)
+		ut_out(cfg, "  reads           %llu (%.3g/s, %.1f ns/read per reader)\n",
+		       (unsigned long long)r->reads, per_s(r->reads, r->seconds), ns_per_read(cfg, r));
+	if (r->mode == UT_MODE_READ_COST) {
+		off = (size_t)snprintf(line, sizeof(line), "  ns/read runs   ");
+		for (int i = 0; i < r->runs; i++)
+			off += (size_t)snprintf(line + off, sizeof(line) - off, " %.2f", r->ns_per_read[i]);
+		ut_out(cfg, "%s\n  ns/read         mean %.2f min %.2f max %.2f stddev %.2f (%.1f %%)\n",
+		       line, r->ns_mean, r->ns_min, r->ns_max, r->ns_stddev,
+		       r->ns_mean > 0 ? 100 * r->ns_stddev / r->ns_mean : 0);
+	}
+	if (r->updates)
+		ut_out(cfg, "  updates         %llu (%.3g/s)\n", (unsigned long long)r->updates,
+		       per_s(r->updates, r->seconds));
+	if (r->grace_periods)
+		ut_out(cfg, "  grace periods   %llu (%.3g/s)\n", (unsigned long long)r->grace_periods,
+		       per_s(r->grace_periods, r->seconds));
+	if (r->barriers)
+		ut_out(cfg, "  rcu_barrier     %llu\n", (unsigned long long)r->barriers);
+	lat_line(cfg, r->gp_lat_what && !strcmp(r->gp_lat_what, "rcu_barrier") ? "barrier latency" : "GP latency",
+		 &r->gp_lat);
+	if (r->cb_posted)
+		ut_out(cfg, "  callbacks       posted %llu invoked %llu (%.3g/s) max backlog %llu%s\n",
+		       (unsigned long long)r->cb_posted, (unsigned long long)r->cb_invoked,
+		       per_s(r->cb_invoked, r->seconds), (unsigned long long)r->max_backlog,
+		       r->mode == UT_MODE_FLOOD ? "" : "");
+	if (r->mode == UT_MODE_FLOOD)
+		ut_out(cfg, "  drain           %.3f s after the flood stopped\n", r->drain_s);
+	lat_line(cfg, "callback latency", &r->cb_lat);
+	if (r->mode == UT_MODE_STRESS) {
+		off = (size_t)snprintf(line, sizeof(line), "  pipe ages      ");
+		for (int a = 0; a <= cfg->pipe_len; a++)
+			off += (size_t)snprintf(line + off, sizeof(line) - off, " %llu",
+						(unsigned long long)r->pipe[a]);
+		ut_out(cfg, "%s\n", line);
+		if (r->poll_checks)
+			ut_out(cfg, "  polled checks   %llu\n", (unsigned long long)r->poll_checks);
+	}
+	if (r->nworkers && r->cb_posted) {
+		ut_out(cfg, "  %-22s %5s %5s %10s %10s %9s %9s %9s %8s\n", "worker", "aff", "cpu",
+		       "invoked", "max-blog", "lat-p50", "lat-p99", "cpu-time", "gps");
+		for (int i = 0; i < r->nworkers; i++) {
+			const struct ut_worker_result *w = &r->workers[i];
+			char p50[32], p99[32], ct[32], gps[32];
+
+			fmt_ns(ut_hist_quantile(w->lat, 0.5), p50, sizeof(p50));
+			fmt_ns(ut_hist_quantile(w->lat, 0.99), p99, sizeof(p99));
+			if (w->cpu_time_s >= 0)
+				snprintf(ct, sizeof(ct), "%.3fs", w->cpu_time_s);
+			else
+				snprintf(ct, sizeof(ct), "-");
+			if (w->lib_stats)
+				snprintf(gps, sizeof(gps), "%llu", (unsigned long long)w->grace_periods);
+			else
+				snprintf(gps, sizeof(gps), "-");
+			ut_out(cfg, "  %-22s %5d %5d %10llu %10llu %9s %9s %9s %8s\n", w->label,
+			       w->cpu_affinity, w->cpu_seen, (unsigned long long)w->invoked,
+			       (unsigned long long)(w->lib_stats ? w->lib_max_backlog : w->max_backlog),
+			       w->lat->count ? p50 : "-", w->lat->count ? p99 : "-", ct, gps);
+		}
+	}
+	off = (size_t)snprintf(line, sizeof(line), "  errors         ");
+	for (int e = 0; e < UT_ERR_COUNT; e++)
+		off += (size_t)snprintf(line + off, sizeof(line) - off, " %s=%llu", ut_error_names[e],
+					(unsigned long long)r->errors[e]);
+	ut_out(cfg, "%s%s\n", ut_result_errors(r) ? "!!! " : "", line);
+	if (r->threads_pinned || r->pin_mismatches)
+		ut_out(cfg, "  placement       %llu threads pinned, %llu ended on another CPU\n",
+		       (unsigned long long)r->threads_pinned, (unsigned long long)r->pin_mismatches);
+}
+
+void ut_report_matrix(const struct ut_config *cfg, const struct ut_result *r, int n)
+{
+	ut_out(cfg, "\n=== comparison (%s) ===\n", ut_mode_names[cfg->mode]);
+	ut_out(cfg, "%-7s %-10s %-8s %10s %8s %10s %9s %9s %9s %9s %8s %6s\n", "flavor", "layout",
+	       "verdict", "reads/s", "ns/read", "updates/s", "GP-p50", "GP-p99", "CB-p50", "CB-p99",
+	       "backlog", "errors");
+	for (int i = 0; i < n; i++) {
+		char g50[32] = "-", g99[32] = "-", c50[32] = "-", c99[32] = "-";
+
+		if (r[i].gp_lat.count) {
+			fmt_ns(ut_hist_quantile(&r[i].gp_lat, 0.5), g50, sizeof(g50));
+			fmt_ns(ut_hist_quantile(&r[i].gp_lat, 0.99), g99, sizeof(g99));
+		}
+		if (r[i].cb_lat.count) {
+			fmt_ns(ut_hist_quantile(&r[i].cb_lat, 0.5), c50, sizeof(c50));
+			fmt_ns(ut_hist_quantile(&r[i].cb_lat, 0.99), c99, sizeof(c99));
+		}
+		ut_out(cfg, "%-7s %-10s %-8s %10.3g %8.1f %10.3g %9s %9s %9s %9s %8llu %6llu\n",
+		       r[i].flavor->name, ut_layout_names[r[i].layout], ut_verdict_names[r[i].verdict],
+		       per_s(r[i].reads, r[i].seconds), ns_per_read(cfg, &r[i]),
+		       per_s(r[i].updates + (r[i].mode == UT_MODE_STRESS ? 0 : r[i].grace_periods), r[i].seconds),
+		       g50, g99, c50, c99, (unsigned long long)r[i].max_backlog,
+		       (unsigned long long)ut_result_errors(&r[i]));
+	}
+}
+
+void ut_report_tap(const struct ut_config *cfg, const struct ut_result *r, int n, int idx)
+{
+	const struct ut_result *x = &r[idx];
+
+	if (!cfg->tap)
+		return;
+	if (x->verdict == UT_SUCCESS)
+		printf("ok %d - %s/%s %s\n", idx + 1, x->flavor->name, ut_layout_names[x->layout],
+		       ut_mode_names[x->mode]);
+	else
+		printf("not ok %d - %s/%s %s # %s errors=%llu%s%s\n", idx + 1, x->flavor->name,
+		       ut_layout_names[x->layout], ut_mode_names[x->mode], ut_verdict_names[x->verdict],
+		       (unsigned long long)ut_result_errors(x), x->note[0] ? " " : "", x->note);
+	fflush(stdout);
+	(void)n;
+}
+
+void ut_report_end(const struct ut_config *cfg, enum ut_verdict v, const struct ut_result *r, int n)
+{
+	char detail[512] = "";
+	size_t off = 0;
+	uint64_t errs = 0;
+
+	for (int i = 0; i < n; i++) {
+		errs += ut_result_errors(&r[i]);
+		if (r[i].verdict != UT_SUCCESS && off < sizeof(detail) - 64)
+			off += (size_t)snprintf(detail + off, sizeof(detail) - off, " %s/%s=%s",
+						r[i].flavor->name, ut_layout_names[r[i].layout],
+						ut_verdict_names[r[i].verdict]);
+	}
+	ut_out(cfg, "End of test: %s mode=%s combinations=%d errors=%llu seed=%llu%s\n",
+	       v == UT_ENV ? "FAILURE" : ut_verdict_names[v], ut_mode_names[cfg->mode], n,
+	       (unsigned long long)errs, (unsigned long long)cfg->seed, detail);
+}
+
+/* ---- JSON ---- */
+
+static void json_hist(struct uj *j, const char *key, const struct ut_hist *h)
+{
+	uint64_t log2[64];
+
+	if (!h->count) {
+		uj_null(j, key);
+		return;
+	}
+	uj_obj(j, key);
+	uj_u64(j, "count", h->count);
+	uj_u64(j, "min", h->min);
+	uj_u64(j, "p50", ut_hist_quantile(h, 0.5));
+	uj_u64(j, "p90", ut_hist_quantile(h, 0.9));
+	uj_u64(j, "p99", ut_hist_quantile(h, 0.99));
+	uj_u64(j, "p99_9", ut_hist_quantile(h, 0.999));
+	uj_u64(j, "max", h->max);
+	uj_dbl(j, "mean", (double)h->sum / (double)h->count);
+	ut_hist_log2(h, log2);
+	uj_arr(j, "histogram_log2");
+	for (int b = 0; b < 64; b++) {
+		if (!log2[b])
+			continue;
+		uj_obj(j, NULL);
+		uj_u64(j, "ge", b ? 1ull << b : 0);
+		uj_u64(j, "lt", b < 63 ? 1ull << (b + 1) : UINT64_MAX);
+		uj_u64(j, "count", log2[b]);
+		uj_end_obj(j);
+	}
+	uj_end_arr(j);
+	uj_end_obj(j);
+}
+
+static void emit_topology(const void *arg, FILE *f)
+{
+	ut_topology_json((const struct ut_topology *)arg, f);
+}
+
+static void emit_plan(const void *arg, FILE *f)
+{
+	ut_plan_json((const struct ut_plan *)arg, f);
+}
+
+static void json_result(struct uj *j, const struct ut_config *cfg, const struct ut_result *r)
+{
+	uj_obj(j, NULL);
+	uj_str(j, "flavor", r->flavor->name);
+	uj_str(j, "layout", ut_layout_names[r->layout]);
+	uj_str(j, "mode", ut_mode_names[r->mode]);
+	uj_str(j, "verdict", ut_verdict_names[r->verdict]);
+	if (r->note[0])
+		uj_str(j, "note", r->note);
+	uj_dbl(j, "seconds", r->seconds);
+	uj_u64(j, "reads", r->reads);
+	uj_dbl(j, "reads_per_s", per_s(r->reads, r->seconds));
+	uj_dbl(j, "ns_per_read", ns_per_read(cfg, r));
+	uj_u64(j, "updates", r->updates);
+	uj_dbl(j, "updates_per_s", per_s(r->updates, r->seconds));
+	uj_u64(j, "grace_periods", r->grace_periods);
+	if (r->mode == UT_MODE_READ_COST) {
+		uj_obj(j, "read_cost");
+		uj_arr(j, "ns_per_read_runs");
+		for (int i = 0; i < r->runs; i++)
+			uj_dbl(j, NULL, r->ns_per_read[i]);
+		uj_end_arr(j);
+		uj_dbl(j, "mean", r->ns_mean);
+		uj_dbl(j, "min", r->ns_min);
+		uj_dbl(j, "max", r->ns_max);
+		uj_dbl(j, "stddev", r->ns_stddev);
+		uj_end_obj(j);
+	}
+	uj_str(j, "gp_latency_kind", r->gp_lat_what);
+	json_hist(j, "gp_latency_ns", &r->gp_lat);
+	uj_obj(j, "callbacks");
+	uj_u64(j, "posted", r->cb_posted);
+	uj_u64(j, "invoked", r->cb_invoked);
+	uj_dbl(j, "invoked_per_s", per_s(r->cb_invoked, r->seconds));
+	uj_u64(j, "max_backlog", r->max_backlog);
+	uj_u64(j, "barriers", r->barriers);
+	if (r->mode == UT_MODE_FLOOD)
+		uj_dbl(j, "drain_s", r->drain_s);
+	json_hist(j, "latency_ns", &r->cb_lat);
+	uj_arr(j, "workers");
+	for (int i = 0; i < r->nworkers; i++) {
+		const struct ut_worker_result *w = &r->workers[i];
+
+		uj_obj(j, NULL);
+		uj_str(j, "label", w->label);
+		uj_i64(j, "cpu_affinity", w->cpu_affinity);
+		uj_i64(j, "cpu_seen", w->cpu_seen);
+		uj_u64(j, "queued", w->queued);
+		uj_u64(j, "invoked", w->invoked);
+		uj_u64(j, "max_backlog", w->lib_stats ? w->lib_max_backlog : w->max_backlog);
+		uj_str(j, "max_backlog_source", w->lib_stats ? "library" : "tool");
+		if (w->lib_stats)
+			uj_u64(j, "grace_periods", w->grace_periods);
+		else
+			uj_null(j, "grace_periods");
+		if (w->cpu_time_s >= 0)
+			uj_dbl(j, "cpu_time_s", w->cpu_time_s);
+		else
+			uj_null(j, "cpu_time_s");
+		if (w->lat->count) {
+			uj_u64(j, "latency_p50_ns", ut_hist_quantile(w->lat, 0.5));
+			uj_u64(j, "latency_p99_ns", ut_hist_quantile(w->lat, 0.99));
+		} else {
+			uj_null(j, "latency_p50_ns");
+			uj_null(j, "latency_p99_ns");
+		}
+		uj_end_obj(j);
+	}
+	uj_end_arr(j);
+	uj_end_obj(j);
+	if (r->mode == UT_MODE_STRESS) {
+		uj_arr(j, "pipe_histogram");
+		for (int a = 0; a <= cfg->pipe_len; a++)
+			uj_u64(j, NULL, r->pipe[a]);
+		uj_end_arr(j);
+		uj_u64(j, "poll_checks", r->poll_checks);
+	}
+	uj_obj(j, "errors");
+	for (int e = 0; e < UT_ERR_COUNT; e++)
+		uj_u64(j, ut_error_names[e], r->errors[e]);
+	uj_end_obj(j);
+	uj_obj(j, "placement");
+	uj_u64(j, "threads_pinned", r->threads_pinned);
+	uj_u64(j, "mismatches", r->pin_mismatches);
+	uj_end_obj(j);
+	uj_end_obj(j);
+}
+
+void ut_report_json(const struct ut_config *cfg, const struct ut_plan *plan,
+		    const struct ut_result *r, int n, enum ut_verdict verdict, int exit_code)
+{
+	struct uj j;
+	struct utsname u;
+	char model[256], topo[256], dur[32];
+	int mb = ut_membarrier_query();
+	bool poll = false, stats = false;
+
+	if (!cfg->json)
+		return;
+	for (int i = 0; i < cfg->nflavors; i++) {
+		poll |= cfg->flavors[i]->start_poll && !cfg->flavors[i]->is_busted;
+		stats |= cfg->flavors[i]->call_rcu_stats != NULL;
+	}
+	uname(&u);
+	cpu_model(model, sizeof(model));
+	ut_topology_summary(cfg->topo, topo, sizeof(topo));
+	uj_init(&j, cfg->json);
+	uj_obj(&j, NULL);
+	uj_str(&j, "schema", "urcutorture/1");
+	uj_obj(&j, "tool");
+	uj_str(&j, "name", "urcutorture");
+	uj_str(&j, "version", UT_VERSION);
+	uj_end_obj(&j);
+	uj_obj(&j, "library");
+	uj_str(&j, "name", UT_LIB_NAME);
+	uj_str(&j, "version", UT_LIB_VERSION);
+	uj_bool(&j, "polled_grace_periods", poll);
+	uj_bool(&j, "call_rcu_stats", stats);
+	uj_end_obj(&j);
+	uj_arr(&j, "command_line");
+	for (int i = 0; i < cfg->argc; i++)
+		uj_str(&j, NULL, cfg->argv[i]);
+	uj_end_arr(&j);
+	uj_u64(&j, "seed", cfg->seed);
+	uj_obj(&j, "parameters");
+	uj_str(&j, "mode", ut_mode_names[cfg->mode]);
+	uj_arr(&j, "flavors");
+	for (int i = 0; i < cfg->nflavors; i++)
+		uj_str(&j, NULL, cfg->flavors[i]->name);
+	uj_end_arr(&j);
+	uj_arr(&j, "layouts");
+	for (int i = 0; i < cfg->nlayouts; i++)
+		uj_str(&j, NULL, ut_layout_names[cfg->layouts[i]]);
+	uj_end_arr(&j);
+	uj_i64(&j, "readers", cfg->readers);
+	uj_i64(&j, "updaters", cfg->updaters);
+	uj_i64(&j, "fake_updaters", cfg->fake_updaters);
+	uj_i64(&j, "enqueuers", cfg->enqueuers);
+	uj_dbl(&j, "rate", cfg->rate);
+	uj_u64(&j, "max_outstanding", cfg->max_outstanding);
+	uj_u64(&j, "batch", cfg->batch);
+	uj_u64(&j, "launder", cfg->launder);
+	uj_i64(&j, "pipe_len", cfg->pipe_len);
+	uj_i64(&j, "runs", cfg->runs);
+	uj_bool(&j, "async", cfg->async);
+	uj_u64(&j, "read_delay_ns", cfg->read_delay_ns);
+	uj_u64(&j, "update_delay_ns", cfg->update_delay_ns);
+	uj_u64(&j, "duration_ns", cfg->duration_ns);
+	ut_format_duration(cfg->duration_ns, dur, sizeof(dur));
+	uj_str(&j, "duration", dur);
+	uj_u64(&j, "stat_interval_ns", cfg->stat_interval_ns);
+	uj_u64(&j, "stall_timeout_ns", cfg->stall_timeout_ns);
+	uj_obj(&j, "pin");
+	uj_str(&j, "readers", cfg->pin_text[UT_ROLE_READER] ? cfg->pin_text[UT_ROLE_READER] : "none");
+	uj_str(&j, "updaters", cfg->pin_text[UT_ROLE_UPDATER] ? cfg->pin_text[UT_ROLE_UPDATER] : "none");
+	uj_str(&j, "workers", cfg->pin_text[UT_ROLE_WORKER] ? cfg->pin_text[UT_ROLE_WORKER] : "none");
+	uj_end_obj(&j);
+	uj_end_obj(&j);
+	uj_obj(&j, "system");
+	uj_obj(&j, "kernel");
+	uj_str(&j, "sysname", u.sysname);
+	uj_str(&j, "release", u.release);
+	uj_str(&j, "version", u.version);
+	uj_str(&j, "machine", u.machine);
+	uj_end_obj(&j);
+	uj_str(&j, "cpu_model", model);
+	uj_i64(&j, "online_cpus", cfg->ncpus);
+	uj_obj(&j, "membarrier");
+	uj_bool(&j, "available", mb >= 0);
+	uj_i64(&j, "commands", mb >= 0 ? mb : 0);
+	uj_bool(&j, "private_expedited", mb >= 0 && (mb & MEMBARRIER_CMD_PRIVATE_EXPEDITED));
+	uj_end_obj(&j);
+	uj_str(&j, "placement_backend", ut_placement_backend());
+	uj_str(&j, "topology_summary", topo);
+	uj_raw(&j, "topology", emit_topology, cfg->topo);
+	uj_end_obj(&j);
+	if (plan)
+		uj_raw(&j, "placement_plan", emit_plan, plan);
+	else
+		uj_null(&j, "placement_plan");
+	uj_arr(&j, "results");
+	for (int i = 0; i < n; i++)
+		json_result(&j, cfg, &r[i]);
+	uj_end_arr(&j);
+	uj_str(&j, "verdict", verdict == UT_ENV ? "ENVIRONMENT" : ut_verdict_names[verdict]);
+	uj_i64(&j, "exit_code", exit_code);
+	uj_end_obj(&j);
+	fflush(cfg->json);
+}
