@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Checks of urcutorture's contract (TORTURE.md), run by meson.
+
+usage: check.py URCUTORTURE CHECK [ARG]
+
+Each check runs the tool and asserts what the spec promises: exit codes,
+the last line, the JSON schema, TAP, one-line usage errors.  Output is TAP;
+exit status 0 when every check passed, 1 otherwise, 77 when skipped.
+These are short runs meant for CI, not benchmarks.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+EXE = None
+failures = 0
+count = 0
+
+
+def ok(cond, what, detail=""):
+    global failures, count
+    count += 1
+    if cond:
+        print("ok %d - %s" % (count, what))
+    else:
+        failures += 1
+        print("not ok %d - %s" % (count, what))
+        for line in str(detail).splitlines()[-25:]:
+            print("#   " + line)
+    sys.stdout.flush()
+    return cond
+
+
+def run(args, timeout=120, stdin=None):
+    p = subprocess.run([EXE] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=timeout, text=True, stdin=subprocess.DEVNULL)
+    return p.returncode, p.stdout, p.stderr
+
+
+def last_line(text):
+    lines = [l for l in text.splitlines() if l.strip()]
+    return lines[-1] if lines else ""
+
+
+def check_flavor(flavor, extra=()):
+    rc, out, err = run(["--flavor=" + flavor, "--duration=2s", "--stat-interval=1s"] + list(extra))
+    if rc == 77:
+        print("1..0 # SKIP flavor %s not built" % flavor)
+        sys.exit(77)
+    ok(rc == 0, "%s: exit 0 (got %d)" % (flavor, rc), out + err)
+    ok(last_line(out).startswith("End of test: SUCCESS"), "%s: last line SUCCESS" % flavor,
+       last_line(out))
+    ok("seed=" in out.splitlines()[0] if out else False, "%s: start line has the seed" % flavor, out)
+    ok(any(l.lstrip("! ").startswith("[") for l in out.splitlines()),
+       "%s: periodic stat line" % flavor, out)
+
+
+def check_busted():
+    # Every time: the detectors must catch the broken flavor.
+    rc, out, err = run(["--flavor=busted", "--duration=2s", "--json=-"])
+    ok(rc == 1, "busted: exit 1 (got %d)" % rc, err)
+    ok(last_line(err).startswith("End of test: FAILURE"), "busted: last line FAILURE",
+       last_line(err))
+    try:
+        doc = json.loads(out)
+    except ValueError as e:
+        ok(False, "busted: JSON parses", e)
+        return
+    res = doc["results"][0]
+    errs = res["errors"]
+    ok(errs["too_short_gp"] > 0 or errs["poisoned_read"] > 0,
+       "busted: pipeline detector fired (too_short_gp=%d poisoned_read=%d)"
+       % (errs["too_short_gp"], errs["poisoned_read"]), errs)
+    ok(res["verdict"] == "FAILURE" and doc["verdict"] == "FAILURE" and doc["exit_code"] == 1,
+       "busted: JSON verdict FAILURE")
+    ok("!!!" in err, "busted: error marker !!! in the report")
+
+
+BAD_INPUTS = [
+    (["--no-such-option"], "--no-such-option"),
+    (["--readers=-1"], "--readers"),
+    (["--readers=2x"], "--readers"),
+    (["--duration=abc"], "--duration"),
+    (["--duration=-5s"], "--duration"),
+    (["--stat-interval=1parsec"], "--stat-interval"),
+    (["--flavor=nope"], "--flavor"),
+    (["--call-rcu-layout=sideways"], "--call-rcu-layout"),
+    (["--mode=nap"], "--mode"),
+    (["--pin-readers=list:999"], "--pin-readers"),
+    (["--pin-workers=bogus"], "--pin-workers"),
+    (["--json=/nonexistent/dir/x.json"], "--json"),
+    (["--seed=12ab"], "--seed"),
+    (["--rate=fast"], "--rate"),
+    (["--pipe-len=1"], "--pipe-len"),
+    (["--async"], "--async"),
+    (["--readers"], "--readers"),
+    (["stray-argument"], "stray-argument"),
+]
+
+
+def check_bad_input():
+    for args, name in BAD_INPUTS:
+        rc, out, err = run(args, timeout=30)
+        lines = err.strip().splitlines()
+        ok(rc == 64, "%s: exit 64 (got %d)" % (" ".join(args), rc), err)
+        ok(len(lines) == 1 and name in lines[0],
+           "%s: one stderr line naming %s" % (" ".join(args), name), err)
+        ok(out == "", "%s: nothing run (stdout empty)" % " ".join(args), out)
+
+
+def check_json():
+    rc, out, err = run(["--duration=1s", "--stat-interval=0", "--json=-",
+                        "--flavor=memb,qsbr", "--call-rcu-layout=default,per-cpu"])
+    ok(rc == 0, "json: exit 0 (got %d)" % rc, err)
+    try:
+        doc = json.loads(out)
+    except ValueError as e:
+        ok(False, "json: stdout is one JSON document", str(e) + "\n" + out[:2000])
+        return
+    ok(True, "json: stdout is one JSON document")
+    ok(doc.get("schema") == "urcutorture/1", "json: schema urcutorture/1")
+    for key in ["tool", "library", "command_line", "seed", "parameters", "system",
+                "results", "verdict", "exit_code"]:
+        ok(key in doc, "json: top-level field %s" % key)
+    system = doc.get("system", {})
+    for key in ["kernel", "cpu_model", "topology_summary", "membarrier", "online_cpus",
+                "placement_backend"]:
+        ok(key in system, "json: system.%s" % key)
+    ok(isinstance(doc.get("seed"), int), "json: numeric seed")
+    ok(doc.get("command_line", [None])[1:] == ["--duration=1s", "--stat-interval=0", "--json=-",
+                                               "--flavor=memb,qsbr",
+                                               "--call-rcu-layout=default,per-cpu"],
+       "json: command line recorded")
+    results = doc.get("results", [])
+    ok(len(results) == 4, "json: one result per flavor x layout (got %d)" % len(results))
+    for r in results:
+        tag = "%s/%s" % (r.get("flavor"), r.get("layout"))
+        for key in ["reads_per_s", "ns_per_read", "updates_per_s", "gp_latency_ns", "callbacks",
+                    "errors", "verdict", "pipe_histogram"]:
+            ok(key in r, "json: %s has %s" % (tag, key))
+        gp = r.get("gp_latency_ns") or {}
+        for key in ["min", "p50", "p90", "p99", "p99_9", "max", "histogram_log2"]:
+            ok(key in gp, "json: %s gp_latency_ns.%s" % (tag, key))
+        if gp:
+            ok(gp["min"] <= gp["p50"] <= gp["p90"] <= gp["p99"] <= gp["p99_9"] <= gp["max"],
+               "json: %s GP percentiles ordered" % tag, gp)
+            ok(sum(b["count"] for b in gp["histogram_log2"]) == gp["count"],
+               "json: %s histogram sums to the count" % tag)
+        cb = r.get("callbacks", {})
+        ok(cb.get("posted") == cb.get("invoked") and cb.get("posted", 0) > 0,
+           "json: %s every callback invoked" % tag, cb)
+        for key in ["latency_ns", "max_backlog", "workers"]:
+            ok(key in cb, "json: %s callbacks.%s" % (tag, key))
+        if r.get("layout") == "per-cpu":
+            ws = [w for w in cb.get("workers", []) if w["label"].startswith("cpu")]
+            ok(len(ws) >= 1, "json: %s per-worker breakdown" % tag, cb.get("workers"))
+            for w in ws:
+                for key in ["invoked", "grace_periods", "max_backlog", "latency_p50_ns",
+                            "latency_p99_ns", "cpu_affinity"]:
+                    ok(key in w, "json: %s worker %s has %s" % (tag, w["label"], key))
+        ok(r.get("verdict") == "SUCCESS", "json: %s verdict SUCCESS" % tag, r.get("errors"))
+    ok(doc.get("verdict") == "SUCCESS" and doc.get("exit_code") == 0, "json: overall verdict")
+    ok(last_line(err).startswith("End of test: SUCCESS"), "json: human report moved to stderr",
+       last_line(err))
+    # --json=FILE writes the same document to a file.
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "r.json")
+        rc, out, err = run(["--duration=500ms", "--json=" + path, "--quiet"])
+        ok(rc == 0 and os.path.exists(path), "json: --json=FILE written")
+        if os.path.exists(path):
+            with open(path) as f:
+                ok(json.load(f).get("schema") == "urcutorture/1", "json: file parses")
+
+
+def check_tap():
+    rc, out, err = run(["--tap", "--duration=1s", "--flavor=memb,bp"])
+    lines = out.splitlines()
+    ok(rc == 0, "tap: exit 0 (got %d)" % rc, err)
+    ok(lines and lines[0] == "1..2", "tap: plan 1..2", out[:500])
+    tests = [l for l in lines if l.startswith("ok ") or l.startswith("not ok ")]
+    ok(len(tests) == 2 and all(l.startswith("ok ") for l in tests), "tap: two passing lines",
+       "\n".join(tests))
+    others = [l for l in lines[1:] if l not in tests and not l.startswith("#")]
+    ok(not others, "tap: every other line is a comment", "\n".join(others))
+    rc, out, err = run(["--tap", "--duration=1s", "--flavor=busted"])
+    ok(rc == 1 and "\nnot ok 1 - busted/default" in "\n" + out, "tap: busted is not ok", out[-800:])
+
+
+def check_modes():
+    for mode, extra in [("gp-latency", []), ("gp-latency", ["--async"]), ("read-cost", ["--runs=2"]),
+                        ("callback", ["--rate=20000"]), ("flood", []), ("barrier", [])]:
+        rc, out, err = run(["--mode=" + mode, "--duration=1s", "--quiet", "--json=-"] + extra)
+        tag = " ".join([mode] + extra)
+        ok(rc == 0, "%s: exit 0 (got %d)" % (tag, rc), err)
+        try:
+            r = json.loads(out)["results"][0]
+        except (ValueError, KeyError, IndexError) as e:
+            ok(False, "%s: JSON" % tag, e)
+            continue
+        if mode == "read-cost":
+            rcost = r.get("read_cost", {})
+            runs = rcost.get("ns_per_read_runs", [])
+            ok(len(runs) == 2 and all(v and v > 0 for v in runs), "%s: ns/read per run" % tag, rcost)
+        elif mode == "gp-latency":
+            ok((r.get("gp_latency_ns") or {}).get("count", 0) > 0, "%s: GP latencies" % tag)
+        elif mode == "barrier":
+            ok(r["callbacks"]["barriers"] > 0, "%s: rcu_barrier rounds" % tag)
+        else:
+            cb = r["callbacks"]
+            ok(cb["invoked"] > 0 and cb["invoked"] == cb["posted"], "%s: callbacks complete" % tag, cb)
+            ok((cb.get("latency_ns") or {}).get("count", 0) > 0, "%s: callback latencies" % tag)
+
+
+def check_misc():
+    rc, out, err = run(["--help"], timeout=10)
+    ok(rc == 0, "help: exit 0")
+    for opt in ["--mode", "--flavor", "--call-rcu-layout", "--readers", "--updaters",
+                "--fake-updaters", "--enqueuers", "--rate", "--max-outstanding", "--async",
+                "--batch", "--launder", "--pipe-len", "--read-delay", "--update-delay", "--runs",
+                "--duration", "--stat-interval", "--stall-timeout", "--seed", "--pin",
+                "--pin-readers", "--pin-updaters", "--pin-workers", "--topology", "--dry-run",
+                "--json", "--tap", "--quiet", "--version", "Exit status"]:
+        ok(opt in out, "help: documents %s" % opt)
+    rc, out, err = run(["--dry-run", "--pin=compact"], timeout=10)
+    ok(rc == 0 and "dry run" in out and "End of test" not in out, "dry-run: plan only", out + err)
+    # The seed is printed and reproduces the same random choices.
+    rc, out, err = run(["--duration=300ms", "--seed=4242", "--quiet"])
+    ok(rc == 0 and "seed=4242" in out.splitlines()[0], "seed: printed on the start line")
+
+
+def main():
+    global EXE
+    if len(sys.argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 64
+    EXE = sys.argv[1]
+    check = sys.argv[2]
+    if check == "flavor":
+        check_flavor(sys.argv[3], sys.argv[4:])
+    elif check == "busted":
+        check_busted()
+    elif check == "bad-input":
+        check_bad_input()
+    elif check == "json":
+        check_json()
+    elif check == "tap":
+        check_tap()
+    elif check == "modes":
+        check_modes()
+    elif check == "misc":
+        check_misc()
+    else:
+        print("unknown check %s" % check, file=sys.stderr)
+        return 64
+    print("1..%d" % count)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

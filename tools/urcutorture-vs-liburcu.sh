@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# urcutorture-vs-liburcu.sh: build the same urcutorture source against
+# Debian's liburcu (liburcu-dev) and run the same scenarios with both
+# libraries, then print our numbers beside liburcu's as ratios (ours/liburcu;
+# below 1 means ours is faster or has lower latency).
+#
+# Scenarios (each run with the same seed and options for both):
+#   gp-latency  per flavor, synchronize_rcu latency p50 / p99 with readers
+#   read-cost   per flavor, ns per read-side critical section (mean of runs)
+#   callback    memb, call_rcu enqueue -> invoke latency p50 / p99 at a rate
+#
+# usage: tools/urcutorture-vs-liburcu.sh [--ours PATH] [--build-dir DIR]
+#            [--liburcu-root DIR] [--duration DUR] [--flavors "memb qsbr ..."]
+#   --ours          our urcutorture (default: build/tools/urcutorture)
+#   --build-dir     where the liburcu build of the tool goes (default: a temp dir)
+#   --liburcu-root  an unpacked liburcu-dev + liburcu8 (default: /opt/liburcu-ref
+#                   if present, else `apt-get download` + `dpkg -x` into the
+#                   build dir; liburcu is never installed system-wide)
+#   --duration      per scenario and library (default 3s)
+# Exit: 0 done, 77 when liburcu or a compiler is unavailable, 1 on a failed run.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+src="$here/tools/urcutorture"
+ours="$here/build/tools/urcutorture"
+build=""
+root=""
+duration=3s
+flavors="memb mb qsbr bp signal"
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--ours) ours="$2"; shift 2 ;;
+	--build-dir) build="$2"; shift 2 ;;
+	--liburcu-root) root="$2"; shift 2 ;;
+	--duration) duration="$2"; shift 2 ;;
+	--flavors) flavors="$2"; shift 2 ;;
+	-h|--help) sed -n '3,26p' "$0"; exit 0 ;;
+	*) echo "urcutorture-vs-liburcu.sh: unknown argument '$1'" >&2; exit 64 ;;
+	esac
+done
+
+if [ ! -x "$ours" ]; then
+	echo "urcutorture-vs-liburcu.sh: --ours: '$ours' is not an executable (build first)" >&2
+	exit 77
+fi
+if [ -z "$build" ]; then
+	build="$(mktemp -d /tmp/urcutorture-vs-liburcu.XXXXXX)"
+fi
+mkdir -p "$build"
+build="$(cd "$build" && pwd)"
+
+# ---- liburcu headers and libraries ----
+if [ -z "$root" ]; then
+	if [ -d /opt/liburcu-ref/usr/include ]; then
+		root=/opt/liburcu-ref
+	else
+		root="$build/liburcu-root"
+		if [ ! -d "$root/usr/include" ]; then
+			mkdir -p "$build/debs" "$root"
+			if ! (cd "$build/debs" && apt-get download liburcu-dev liburcu8 >/dev/null 2>&1); then
+				echo "urcutorture-vs-liburcu.sh: cannot obtain liburcu-dev (apt-get download failed)" >&2
+				exit 77
+			fi
+			for deb in "$build"/debs/*.deb; do
+				dpkg -x "$deb" "$root"
+			done
+		fi
+	fi
+fi
+multiarch="$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)"
+inc="$root/usr/include/$multiarch"
+[ -d "$inc/urcu" ] || inc="$root/usr/include"
+lib="$root/usr/lib/$multiarch"
+[ -d "$lib" ] || lib="$root/usr/lib"
+if [ ! -f "$inc/urcu.h" ] || ! ls "$lib"/liburcu.so* >/dev/null 2>&1; then
+	echo "urcutorture-vs-liburcu.sh: no liburcu headers/libraries under $root" >&2
+	exit 77
+fi
+libversion="$(ls "$lib"/liburcu.so.*.*.* 2>/dev/null | head -1 | sed 's/.*\.so\.//')"
+[ -n "$libversion" ] || libversion=unknown
+if [ -f "$root/usr/share/doc/liburcu-dev/changelog.Debian.gz" ]; then
+	v="$(zcat "$root/usr/share/doc/liburcu-dev/changelog.Debian.gz" | head -1 | sed -n 's/.*(\([^)-]*\).*/\1/p')"
+	[ -n "$v" ] && libversion="$v"
+fi
+
+# ---- build urcutorture against liburcu ----
+cc="${CC:-cc}"
+command -v "$cc" >/dev/null || { echo "urcutorture-vs-liburcu.sh: no C compiler" >&2; exit 77; }
+cflags=(-O2 -g -std=gnu11 -D_GNU_SOURCE -I"$inc" -I"$src"
+	-DUT_VERSION="\"$(sed -n "s/^  version: '\(.*\)',/\1/p" "$here/meson.build" | head -1)\""
+	-DUT_LIB_NAME='"liburcu"' -DUT_LIB_VERSION="\"$libversion\"")
+ldlibs=(-L"$lib" -Wl,-rpath,"$lib")
+placement_flags=()
+placement_libs=()
+if pkg-config --exists hwloc 2>/dev/null; then
+	placement_flags+=(-DUT_HAVE_HWLOC $(pkg-config --cflags hwloc))
+	placement_libs+=($(pkg-config --libs hwloc))
+fi
+if pkg-config --exists numa 2>/dev/null || [ -f /usr/include/numa.h ]; then
+	placement_flags+=(-DUT_HAVE_NUMA)
+	placement_libs+=(-lnuma)
+fi
+
+objs=()
+have=()
+for f in $flavors; do
+	F="$(echo "$f" | tr a-z A-Z)"
+	if [ ! -e "$lib/liburcu-$f.so" ] && [ "$f" != memb ]; then
+		continue
+	fi
+	"$cc" "${cflags[@]}" -DUT_FLAVOR_"$F" -c "$src/flavor-ops.c" -o "$build/flavor-$f.o"
+	objs+=("$build/flavor-$f.o")
+	have+=(-DUT_HAVE_FLAVOR_"$F")
+	if [ "$f" = memb ]; then ldlibs+=(-lurcu-memb); else ldlibs+=(-lurcu-"$f"); fi
+done
+for c in "$src"/*.c; do
+	base="$(basename "$c" .c)"
+	[ "$base" = flavor-ops ] && continue
+	"$cc" "${cflags[@]}" "${have[@]}" "${placement_flags[@]}" -c "$c" -o "$build/$base.o"
+	objs+=("$build/$base.o")
+done
+"$cc" -o "$build/urcutorture-liburcu" "${objs[@]}" "${ldlibs[@]}" -lurcu-common \
+	"${placement_libs[@]}" -lpthread -lm
+theirs="$build/urcutorture-liburcu"
+
+# ---- scenarios ----
+seed=20260101
+out="$build/results"
+mkdir -p "$out"
+run_both() {	# name args...
+	local name="$1"; shift
+	for who in ours liburcu; do
+		local exe="$ours"
+		[ "$who" = liburcu ] && exe="$theirs"
+		if ! "$exe" "$@" --seed=$seed --duration="$duration" --stat-interval=0 \
+			--json="$out/$name.$who.json" >"$out/$name.$who.log" 2>&1; then
+			echo "urcutorture-vs-liburcu.sh: $name failed with $who (see $out/$name.$who.log)" >&2
+			tail -3 "$out/$name.$who.log" >&2
+			return 1
+		fi
+	done
+}
+
+status=0
+scenarios=()
+for f in $flavors; do
+	"$theirs" --flavor="$f" --dry-run >/dev/null 2>&1 || continue
+	"$ours" --flavor="$f" --dry-run >/dev/null 2>&1 || continue
+	echo "gp-latency $f ..." >&2
+	run_both "gp-latency-$f" --mode=gp-latency --flavor="$f" && scenarios+=("gp-latency-$f") || status=1
+	echo "read-cost $f ..." >&2
+	run_both "read-cost-$f" --mode=read-cost --flavor="$f" --runs=3 && scenarios+=("read-cost-$f") || status=1
+done
+echo "callback memb ..." >&2
+run_both "callback-memb" --mode=callback --flavor=memb --rate=50000 && scenarios+=("callback-memb") || status=1
+
+python3 - "$out" "$libversion" "${scenarios[@]}" <<'PY'
+import json, sys
+out, libversion, names = sys.argv[1], sys.argv[2], sys.argv[3:]
+rows = []
+def load(name, who):
+    with open("%s/%s.%s.json" % (out, name, who)) as f:
+        return json.load(f)["results"][0]
+def metrics(name, r):
+    if name.startswith("gp-latency"):
+        g = r["gp_latency_ns"] or {}
+        return [("GP latency p50 (ns)", g.get("p50")), ("GP latency p99 (ns)", g.get("p99"))]
+    if name.startswith("read-cost"):
+        return [("read-side section (ns)", r["read_cost"]["mean"])]
+    c = r["callbacks"]["latency_ns"] or {}
+    return [("callback latency p50 (ns)", c.get("p50")), ("callback latency p99 (ns)", c.get("p99"))]
+print("%-20s %-28s %14s %14s %8s" % ("scenario", "metric", "ours", "liburcu " + libversion, "ratio"))
+for name in names:
+    a, b = load(name, "ours"), load(name, "liburcu")
+    for (m, x), (_, y) in zip(metrics(name, a), metrics(name, b)):
+        ratio = (x / y) if (x is not None and y) else float("nan")
+        fx = "%.2f" % x if isinstance(x, float) else str(x)
+        fy = "%.2f" % y if isinstance(y, float) else str(y)
+        print("%-20s %-28s %14s %14s %8.2f" % (name, m, fx, fy, ratio))
+print("(ratio = ours / liburcu; < 1 is better for ours. Same seed, options and machine.)")
+PY
+exit $status
