@@ -79,6 +79,21 @@ def check_busted():
     ok("!!!" in err, "busted: error marker !!! in the report")
 
 
+def check_stall():
+    # A grace period that never ends must become a report and exit 2,
+    # well before --duration.
+    rc, out, err = run(["--flavor=busted-hang", "--stall-timeout=1s", "--duration=30s",
+                        "--stat-interval=0", "--json=-"], timeout=25)
+    ok(rc == 2, "stall: exit 2 (got %d)" % rc, err)
+    ok(last_line(err).startswith("End of test: STALL"), "stall: last line STALL", last_line(err))
+    ok("synchronize_rcu" in err or "rcu_barrier" in err, "stall: thread states reported", err)
+    try:
+        doc = json.loads(out)
+        ok(doc["verdict"] == "STALL" and doc["exit_code"] == 2, "stall: JSON verdict STALL")
+    except (ValueError, KeyError) as e:
+        ok(False, "stall: JSON report", str(e) + out[:500])
+
+
 BAD_INPUTS = [
     (["--no-such-option"], "--no-such-option"),
     (["--readers=-1"], "--readers"),
@@ -244,6 +259,8 @@ def main():
         check_busted()
     elif check == "bad-input":
         check_bad_input()
+    elif check == "stall":
+        check_stall()
     elif check == "json":
         check_json()
     elif check == "tap":

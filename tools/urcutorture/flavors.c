@@ -29,7 +29,9 @@ const struct ut_flavor_ops *const ut_flavors[] = {
 	NULL
 };
 
-static const char *const known_names[] = { "memb", "mb", "signal", "qsbr", "bp", "busted", NULL };
+static const char *const known_names[] = {
+	"memb", "mb", "signal", "qsbr", "bp", "busted", "busted-hang", NULL
+};
 
 bool ut_flavor_name_known(const char *name)
 {
@@ -43,6 +45,8 @@ const struct ut_flavor_ops *ut_flavor_find(const char *name)
 {
 	if (!strcmp(name, "busted"))
 		return ut_busted_ops();
+	if (!strcmp(name, "busted-hang"))
+		return ut_busted_hang_ops();
 	for (int i = 0; ut_flavors[i]; i++)
 		if (!strcmp(ut_flavors[i]->name, name))
 			return ut_flavors[i];
@@ -111,4 +115,31 @@ const struct ut_flavor_ops *ut_busted_ops(void)
 		busted.call_rcu_stats = NULL;
 	}
 	return &busted;
+}
+
+/*
+ * busted-hang: a grace period that never ends.  synchronize_rcu and
+ * rcu_barrier block forever; everything else is the real flavor.  The
+ * watchdog must turn this into a thread-state report and exit 2.
+ */
+static void hang_forever(void)
+{
+	for (;;)
+		ut_sleep_ns(1000000000ull);
+}
+
+const struct ut_flavor_ops *ut_busted_hang_ops(void)
+{
+	/* Filled on first use, which is option parsing in the main thread. */
+	static struct ut_flavor_ops hang;
+
+	if (!hang.name) {
+		hang = UT_BUSTED_BASE;
+		hang.name = "busted-hang";
+		hang.is_busted = true;
+		hang.synchronize_rcu = hang_forever;
+		hang.barrier = hang_forever;
+		hang.call_rcu_stats = NULL;
+	}
+	return &hang;
 }

@@ -44,7 +44,9 @@ static const char help_text[] =
 "                         flood: call_rcu flood with self-re-posting callbacks\n"
 "                         barrier: threads post callbacks, then rcu_barrier\n"
 "  --flavor=LIST          memb (default), mb, signal, qsbr, bp, all (the five\n"
-"                           real flavors), busted (deliberately broken: must FAIL);\n"
+"                           real flavors), busted (deliberately broken: grace\n"
+"                           periods end at once; must FAIL), busted-hang (grace\n"
+"                           periods never end; must STALL, exit 2);\n"
 "                           comma-separated lists are accepted\n"
 "  --call-rcu-layout=LIST default (one shared worker, the default), per-cpu,\n"
 "                           per-thread, rt (per-thread with URCU_CALL_RCU_RT), all\n"
@@ -181,7 +183,7 @@ static int parse_flavors(const char *text, struct ut_config *cfg)
 			continue;
 		}
 		if (!ut_flavor_name_known(tok)) {
-			rc = usage_error("--flavor: unknown flavor '%s' (memb, mb, signal, qsbr, bp, all, busted)", tok);
+			rc = usage_error("--flavor: unknown flavor '%s' (memb, mb, signal, qsbr, bp, all, busted, busted-hang)", tok);
 			break;
 		}
 		const struct ut_flavor_ops *ops = ut_flavor_find(tok);

@@ -92,6 +92,7 @@ struct ut_flavor_ops {
 extern const struct ut_flavor_ops *const ut_flavors[];
 const struct ut_flavor_ops *ut_flavor_find(const char *name);
 const struct ut_flavor_ops *ut_busted_ops(void);
+const struct ut_flavor_ops *ut_busted_hang_ops(void);
 /* True when the flavor name is one urcutorture knows (built in or not). */
 bool ut_flavor_name_known(const char *name);
 
