@@ -87,6 +87,8 @@ int main(int argc, char **argv)
 		}
 		for (int l = 0; l < cfg.nlayouts; l++)
 			ut_plan_free(&plans[l]);
+		for (int r = 0; r < UT_ROLE_COUNT; r++)
+			ut_pin_policy_free(&cfg.pin[r]);
 		ut_topology_free(cfg.topo);
 		return UT_EXIT_OK;
 	}
@@ -140,6 +142,8 @@ int main(int argc, char **argv)
 	free(results);
 	for (int l = 0; l < cfg.nlayouts; l++)
 		ut_plan_free(&plans[l]);
+	for (int r = 0; r < UT_ROLE_COUNT; r++)
+		ut_pin_policy_free(&cfg.pin[r]);
 	ut_topology_free(cfg.topo);
 	return exit_code;
 }

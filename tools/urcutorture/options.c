@@ -453,6 +453,8 @@ int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 
 		if (ut_topology_load(cfg->topology_spec, &cfg->topo, err, sizeof(err)))
 			return usage_error("--topology: %s", err);
+		if (!ut_topology_is_local(cfg->topo) && !cfg->dry_run)
+			return usage_error("--topology: a synthetic or XML topology can only be planned (add --dry-run)");
 		for (int r = 0; r < UT_ROLE_COUNT; r++) {
 			const char *text = cfg->pin_text[r] ? cfg->pin_text[r] : "none";
 
