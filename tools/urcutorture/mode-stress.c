@@ -216,6 +216,7 @@ static void *stress_reader(void *arg)
 		unsigned long cookie = 0;
 
 		ops->read_lock();
+		/* Pairs with rcu_assign_pointer in stress_updater. */
 		p = rcu_dereference(st->cur);
 		gen = __atomic_load_n(&p->gen, __ATOMIC_RELAXED);
 		if (__atomic_load_n(&p->poison, __ATOMIC_RELAXED))
@@ -308,6 +309,11 @@ static void *stress_updater(void *arg)
 			continue;
 		}
 		old = st->cur;	/* only this thread writes st->cur */
+		/*
+		 * Release: n's reset fields (age, poison, generation) are
+		 * visible before n is; pairs with rcu_dereference in
+		 * stress_reader.
+		 */
 		rcu_assign_pointer(st->cur, n);
 
 		switch (m) {

@@ -283,6 +283,9 @@ static const char *const pin_opt_names[UT_ROLE_COUNT] = {
 	"--pin-readers", "--pin-updaters", "--pin-workers",
 };
 
+/* Which option set each role's policy, for error messages. */
+static const char *pin_source[UT_ROLE_COUNT];
+
 int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 {
 	const char *flavor_text = "memb", *layout_text = "default";
@@ -379,12 +382,20 @@ int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 			break;
 		}
 		case OPT_PIN:
-			for (int r = 0; r < UT_ROLE_COUNT; r++)
+			for (int r = 0; r < UT_ROLE_COUNT; r++) {
 				cfg->pin_text[r] = optarg;
+				pin_source[r] = "--pin";
+			}
 			break;
-		case OPT_PIN_R: cfg->pin_text[UT_ROLE_READER] = optarg; break;
-		case OPT_PIN_U: cfg->pin_text[UT_ROLE_UPDATER] = optarg; break;
-		case OPT_PIN_W: cfg->pin_text[UT_ROLE_WORKER] = optarg; break;
+		case OPT_PIN_R:
+		case OPT_PIN_U:
+		case OPT_PIN_W: {
+			int r = c == OPT_PIN_R ? UT_ROLE_READER : c == OPT_PIN_U ? UT_ROLE_UPDATER : UT_ROLE_WORKER;
+
+			cfg->pin_text[r] = optarg;
+			pin_source[r] = pin_opt_names[r];
+			break;
+		}
 		case OPT_TOPOLOGY: cfg->topology_spec = optarg; break;
 		case OPT_DRY_RUN: cfg->dry_run = true; break;
 		case OPT_JSON:
@@ -460,7 +471,7 @@ int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 
 			err[0] = '\0';
 			if (ut_pin_policy_parse(text, cfg->topo, &cfg->pin[r], err, sizeof(err)))
-				return usage_error("%s: %s", cfg->pin_text[r] ? pin_opt_names[r] : "--pin", err);
+				return usage_error("%s: %s", pin_source[r] ? pin_source[r] : "--pin", err);
 		}
 	}
 

@@ -181,6 +181,18 @@ static void lat_line(const struct ut_config *cfg, const char *what, const struct
 	ut_out(cfg, "%s\n", line);
 }
 
+/* Workers bound to a CPU that were seen running callbacks on another. */
+static uint64_t worker_mismatches(const struct ut_result *r)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < r->nworkers; i++)
+		if (r->workers[i].cpu_affinity >= 0 && r->workers[i].cpu_seen >= 0 &&
+		    r->workers[i].cpu_affinity != r->workers[i].cpu_seen)
+			n++;
+	return n;
+}
+
 static double per_s(uint64_t n, double s)
 {
 	return s > 0 ? n / s : 0;
@@ -243,7 +255,7 @@ void ut_report_result(const struct ut_config *cfg, const struct ut_result *r)
 			ut_out(cfg, "  polled checks   %llu\n", (unsigned long long)r->poll_checks);
 	}
 	if (r->nworkers && r->cb_posted) {
-		ut_out(cfg, "  %-22s %5s %5s %10s %10s %9s %9s %9s %8s\n", "worker", "aff", "cpu",
+		ut_out(cfg, "  %-26s %5s %5s %10s %10s %9s %9s %9s %8s\n", "worker", "aff", "cpu",
 		       "invoked", "max-blog", "lat-p50", "lat-p99", "cpu-time", "gps");
 		for (int i = 0; i < r->nworkers; i++) {
 			const struct ut_worker_result *w = &r->workers[i];
@@ -259,7 +271,7 @@ void ut_report_result(const struct ut_config *cfg, const struct ut_result *r)
 				snprintf(gps, sizeof(gps), "%llu", (unsigned long long)w->grace_periods);
 			else
 				snprintf(gps, sizeof(gps), "-");
-			ut_out(cfg, "  %-22s %5d %5d %10llu %10llu %9s %9s %9s %8s\n", w->label,
+			ut_out(cfg, "  %-26s %5d %5d %10llu %10llu %9s %9s %9s %8s\n", w->label,
 			       w->cpu_affinity, w->cpu_seen, (unsigned long long)w->invoked,
 			       (unsigned long long)(w->lib_stats ? w->lib_max_backlog : w->max_backlog),
 			       w->lat->count ? p50 : "-", w->lat->count ? p99 : "-", ct, gps);
@@ -270,9 +282,11 @@ void ut_report_result(const struct ut_config *cfg, const struct ut_result *r)
 		off += (size_t)snprintf(line + off, sizeof(line) - off, " %s=%llu", ut_error_names[e],
 					(unsigned long long)r->errors[e]);
 	ut_out(cfg, "%s%s\n", ut_result_errors(r) ? "!!! " : "", line);
-	if (r->threads_pinned || r->pin_mismatches)
-		ut_out(cfg, "  placement       %llu threads pinned, %llu ended on another CPU\n",
-		       (unsigned long long)r->threads_pinned, (unsigned long long)r->pin_mismatches);
+	if (r->threads_pinned || r->pin_mismatches || worker_mismatches(r))
+		ut_out(cfg, "  placement       %llu threads pinned, %llu ended on another CPU, "
+		       "%llu bound call_rcu workers seen on another CPU\n",
+		       (unsigned long long)r->threads_pinned, (unsigned long long)r->pin_mismatches,
+		       (unsigned long long)worker_mismatches(r));
 }
 
 void ut_report_matrix(const struct ut_config *cfg, const struct ut_result *r, int n)
@@ -464,6 +478,7 @@ static void json_result(struct uj *j, const struct ut_config *cfg, const struct 
 	uj_obj(j, "placement");
 	uj_u64(j, "threads_pinned", r->threads_pinned);
 	uj_u64(j, "mismatches", r->pin_mismatches);
+	uj_u64(j, "worker_mismatches", worker_mismatches(r));
 	uj_end_obj(j);
 	uj_end_obj(j);
 }
