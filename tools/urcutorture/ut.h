@@ -392,6 +392,12 @@ static inline uint64_t ut_read(const uint64_t *c)
 int ut_worker_target(struct ut_run *run, struct ut_thread *t);
 void ut_worker_invoked(struct ut_run *run, uint64_t enqueue_ns);
 void ut_worker_queued(struct ut_run *run, int w);
+/* layout.c: the worker table and the layouts' setup and teardown. */
+int ut_worker_add(struct ut_run *run, const char *label, struct call_rcu_data *crdp,
+		  pthread_t thread, bool thread_known, int cpu_affinity);
+int ut_layout_setup(struct ut_run *run);
+void ut_layout_snapshot(struct ut_run *run, struct ut_lib_worker_stat *lib, int *nlib);
+void ut_layout_teardown(struct ut_run *run);
 /* Call the flavor's rcu_barrier until every posted callback has run. */
 void ut_drain_callbacks(struct ut_run *run);
 
