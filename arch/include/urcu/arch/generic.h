@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Generic definitions of the <urcu/arch.h> names, from C11 fences as GCC and
+ * clang spell them (__atomic_thread_fence).  Included by <urcu/arch.h> after
+ * the architecture file; every name is defined only if that file did not,
+ * so this works on any architecture the compiler supports, and is the whole
+ * architecture layer where no arch file exists (or URCU_ARCH_FORCE_GENERIC).
+ */
+#ifndef URCU_ARCH_GENERIC_H
+#define URCU_ARCH_GENERIC_H
+
+#include <stdint.h>
+#include <urcu/compiler.h>
+#include <urcu/config.h>
+
+/*
+ * Largest common line size among 64-bit processors.  Too large only wastes
+ * memory; too small lets per-thread data share lines.
+ */
+#ifndef CAA_CACHE_LINE_SIZE
+#define CAA_CACHE_LINE_SIZE	64
+#endif
+
+/*
+ * Mandatory barriers.  A sequentially consistent fence orders every earlier
+ * access against every later one.  An acquire fence orders earlier loads
+ * against later loads and stores (a superset of load-load); a release fence
+ * orders earlier loads and stores against later stores (a superset of
+ * store-store).
+ */
+#ifndef cmm_mb
+#define cmm_mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#endif
+#ifndef cmm_rmb
+#define cmm_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#endif
+#ifndef cmm_wmb
+#define cmm_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
+#endif
+
+/*
+ * Cache coherency: every processor urcu supports keeps caches coherent in
+ * hardware, so "flush my writes / refresh my reads" reduces to keeping the
+ * compiler from caching values in registers.
+ */
+#ifndef cmm_mc
+#define cmm_mc()	cmm_barrier()
+#endif
+#ifndef cmm_rmc
+#define cmm_rmc()	cmm_barrier()
+#endif
+#ifndef cmm_wmc
+#define cmm_wmc()	cmm_barrier()
+#endif
+
+/*
+ * Dependent loads (p = head; v = p->field) are ordered by every processor
+ * except Alpha, and the compiler is kept from breaking the dependency by
+ * the volatile/consume load of the pointer itself.
+ */
+#ifndef cmm_read_barrier_depends
+# if defined(__alpha__)
+#  define cmm_read_barrier_depends()	__asm__ __volatile__ ("mb" : : : "memory")
+# else
+#  define cmm_read_barrier_depends()	do { } while (0)
+# endif
+#endif
+
+/*
+ * SMP variants: the same as the mandatory ones when the library may run on
+ * several processors (CONFIG_RCU_SMP, always set by our build), compiler
+ * barriers on a uniprocessor-only configuration.
+ */
+#ifdef CONFIG_RCU_SMP
+# ifndef cmm_smp_mb
+#  define cmm_smp_mb()	cmm_mb()
+# endif
+# ifndef cmm_smp_rmb
+#  define cmm_smp_rmb()	cmm_rmb()
+# endif
+# ifndef cmm_smp_wmb
+#  define cmm_smp_wmb()	cmm_wmb()
+# endif
+# ifndef cmm_smp_mc
+#  define cmm_smp_mc()	cmm_mc()
+# endif
+# ifndef cmm_smp_rmc
+#  define cmm_smp_rmc()	cmm_rmc()
+# endif
+# ifndef cmm_smp_wmc
+#  define cmm_smp_wmc()	cmm_wmc()
+# endif
+# ifndef cmm_smp_read_barrier_depends
+#  define cmm_smp_read_barrier_depends()	cmm_read_barrier_depends()
+# endif
+#else
+# ifndef cmm_smp_mb
+#  define cmm_smp_mb()	cmm_barrier()
+# endif
+# ifndef cmm_smp_rmb
+#  define cmm_smp_rmb()	cmm_barrier()
+# endif
+# ifndef cmm_smp_wmb
+#  define cmm_smp_wmb()	cmm_barrier()
+# endif
+# ifndef cmm_smp_mc
+#  define cmm_smp_mc()	cmm_barrier()
+# endif
+# ifndef cmm_smp_rmc
+#  define cmm_smp_rmc()	cmm_barrier()
+# endif
+# ifndef cmm_smp_wmc
+#  define cmm_smp_wmc()	cmm_barrier()
+# endif
+# ifndef cmm_smp_read_barrier_depends
+#  define cmm_smp_read_barrier_depends()	do { } while (0)
+# endif
+#endif
+
+/* Spin-wait hint: at least make the compiler reload what the loop polls. */
+#ifndef caa_cpu_relax
+#define caa_cpu_relax()	cmm_barrier()
+#endif
+
+/*
+ * Cycle counter fallback: the monotonic clock in nanoseconds.  It is a
+ * "cycle" count only in that differences measure elapsed time; a failing
+ * clock_gettime() yields 0 (callers use differences and tolerate it).
+ */
+#ifndef HAS_CAA_GET_CYCLES
+#define HAS_CAA_GET_CYCLES 1
+
+#include <time.h>
+
+typedef uint64_t caa_cycles_t;
+
+static inline caa_cycles_t caa_get_cycles(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+		return 0;
+	return (caa_cycles_t) ts.tv_sec * 1000000000u + (caa_cycles_t) ts.tv_nsec;
+}
+#endif
+
+#endif /* URCU_ARCH_GENERIC_H */

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+/*
+ * x86 (x86-64, i386) facts used by urcu/uatomic/generic.h.  Included by
+ * <urcu/uatomic.h>; do not include directly.
+ *
+ * Every read-modify-write the compiler emits on x86 carries the lock prefix
+ * (lock xadd, lock cmpxchg, xchg, lock add/and/or), whatever the memory
+ * order asked for, and a locked instruction is a full barrier.  The
+ * operations themselves are the generic __atomic builtins: they produce the
+ * same instructions a hand-written asm would.
+ */
+#ifndef URCU_UATOMIC_X86_H
+#define URCU_UATOMIC_X86_H
+
+#include <urcu/compiler.h>
+
+/*
+ * A seq_cst read-modify-write is already a full barrier here: the
+ * CMM_SEQ_CST_FENCE forms (xchg, cmpxchg, add_return, ...) need nothing more.
+ */
+#define URCU_I_UATOMIC_RMW_FULL_BARRIER 1
+
+/*
+ * A seq_cst store is compiled as xchg (or mov; mfence): the hardware barrier
+ * is there, only the compiler must still be kept from hoisting later
+ * accesses above it.
+ */
+#define URCU_I_UATOMIC_STORE_FULL_BARRIER 1
+
+/*
+ * The relaxed add/sub/inc/dec/and/or are locked instructions, so the
+ * hardware already orders them as full barriers; stopping the compiler from
+ * moving accesses across them is all that is left to do.
+ */
+#define cmm_smp_mb__before_uatomic_add()	cmm_barrier()
+#define cmm_smp_mb__after_uatomic_add()		cmm_barrier()
+#define cmm_smp_mb__before_uatomic_sub()	cmm_barrier()
+#define cmm_smp_mb__after_uatomic_sub()		cmm_barrier()
+#define cmm_smp_mb__before_uatomic_inc()	cmm_barrier()
+#define cmm_smp_mb__after_uatomic_inc()		cmm_barrier()
+#define cmm_smp_mb__before_uatomic_dec()	cmm_barrier()
+#define cmm_smp_mb__after_uatomic_dec()		cmm_barrier()
+#define cmm_smp_mb__before_uatomic_and()	cmm_barrier()
+#define cmm_smp_mb__after_uatomic_and()		cmm_barrier()
+#define cmm_smp_mb__before_uatomic_or()		cmm_barrier()
+#define cmm_smp_mb__after_uatomic_or()		cmm_barrier()
+
+#endif /* URCU_UATOMIC_X86_H */

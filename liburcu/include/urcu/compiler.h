@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Compiler helpers shared by every urcu header: the compiler barrier, a
+ * once-only access, branch hints, type-generic min/max, container_of,
+ * build-time checks and the visibility marker of public declarations.
+ *
+ * Everything here is usable from C (gnu11 or later; C99 with GNU extensions)
+ * and from C++ (g++/clang++), and has to stay -Wall -Wextra -pedantic clean:
+ * GNU statement expressions are always written behind __extension__.
+ */
+#ifndef URCU_COMPILER_H
+#define URCU_COMPILER_H
+
+#include <stddef.h>	/* offsetof, NULL */
+
+/*
+ * Compiler barrier: the compiler may not move memory accesses across it nor
+ * cache values read before it.  It emits no instruction and orders nothing
+ * at the hardware level.
+ */
+#define cmm_barrier()	__asm__ __volatile__ ("" : : : "memory")
+
+/*
+ * Access x exactly once, through a volatile lvalue: the compiler can neither
+ * tear, fuse, repeat nor drop the access.  Usable on both sides of '='.
+ */
+#define CMM_ACCESS_ONCE(x)	(*(__volatile__ __typeof__(x) *) &(x))
+
+/* Branch hints: the result is 0 or 1, so they can be used as booleans. */
+#define caa_likely(x)		__builtin_expect(!!(x), 1)
+#define caa_unlikely(x)		__builtin_expect(!!(x), 0)
+
+/* Marks a variable, parameter or function that may legitimately be unused. */
+#define caa_unused		__attribute__((unused))
+
+/*
+ * Public declarations of the libraries.  They are built with
+ * -fvisibility=hidden, so only what carries this marker is exported.
+ */
+#define URCU_API		__attribute__((visibility("default")))
+
+/* Deprecation marker with a message (liburcu's CDS_DEPRECATED). */
+#define CDS_DEPRECATED(msg)	__attribute__((deprecated(msg)))
+
+/*
+ * Type-generic maximum and minimum.  Each argument is evaluated exactly once;
+ * the comparison is done in the usual arithmetic conversions of a and b.
+ */
+#define caa_max(a, b)						\
+	__extension__ ({					\
+		__typeof__(a) urcu_i_max_a = (a);		\
+		__typeof__(b) urcu_i_max_b = (b);		\
+		urcu_i_max_a > urcu_i_max_b ?			\
+			urcu_i_max_a : urcu_i_max_b;		\
+	})
+
+#define caa_min(a, b)						\
+	__extension__ ({					\
+		__typeof__(a) urcu_i_min_a = (a);		\
+		__typeof__(b) urcu_i_min_b = (b);		\
+		urcu_i_min_a < urcu_i_min_b ?			\
+			urcu_i_min_a : urcu_i_min_b;		\
+	})
+
+/*
+ * From a pointer to the member `member' of an object of type `type', get a
+ * pointer to the object.  The initialisation of the temporary checks that
+ * ptr points to something of the member's type.
+ */
+#define caa_container_of(ptr, type, member)				\
+	__extension__ ({						\
+		const __typeof__(((type *) NULL)->member) *		\
+			urcu_i_cof_mptr = (ptr);			\
+		(type *) ((char *) urcu_i_cof_mptr -			\
+			offsetof(type, member));			\
+	})
+
+/* Number of elements of an array (not of a pointer). */
+#define CAA_ARRAY_SIZE(x)	(sizeof(x) / sizeof((x)[0]))
+
+/* Width of long in bits; a plain integer so that #if can test it. */
+#define CAA_BITS_PER_LONG	(__CHAR_BIT__ * __SIZEOF_LONG__)
+
+/*
+ * Build-time checks.  CAA_BUILD_BUG_ON(cond) is a statement that fails to
+ * compile when the constant cond is true; CAA_BUILD_BUG_ON_ZERO(cond) is an
+ * expression of value 0 (type size_t) with the same check, for use inside
+ * other constant expressions.  Both use an array of negative size, which C
+ * and C++ reject alike.
+ */
+#define CAA_BUILD_BUG_ON(cond)	((void) sizeof(char[1 - 2 * !!(cond)]))
+#define CAA_BUILD_BUG_ON_ZERO(cond)	(sizeof(char[1 - 2 * !!(cond)]) - 1)
+
+/*
+ * urcu_static_assert(expr, "message", c_identifier): a declaration, valid at
+ * file and block scope, that stops the build when expr is false.  The third
+ * argument names the check where neither C11 _Static_assert nor C++11
+ * static_assert is available.
+ */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define urcu_static_assert(expr, msg, c_identifier_msg)	\
+	static_assert(expr, msg)
+#elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define urcu_static_assert(expr, msg, c_identifier_msg)	\
+	_Static_assert(expr, msg)
+#else
+#define urcu_static_assert(expr, msg, c_identifier_msg)	\
+	typedef char urcu_static_assert_##c_identifier_msg[(expr) ? 1 : -1] caa_unused
+#endif
+
+/* True when the integer type `type' is signed. */
+#define caa_is_signed_type(type)	((type) -1 < (type) 0)
+
+/*
+ * Cast that is allowed to drop qualifiers and change pointer types, for the
+ * few places (such as rcu_dereference on a const object) where C++ would
+ * otherwise reject the implicit conversion C accepts.
+ */
+#define URCU_FORCE_CAST(type, arg)	((type) (arg))
+
+/*
+ * Annotation for pointers that are published and read under RCU.  It expands
+ * to nothing; it exists so that code written for liburcu, which spells it
+ * this way, keeps compiling.  (The reserved spelling is liburcu's, not ours.)
+ */
+#ifndef __rcu
+#define __rcu
+#endif
+
+#endif /* URCU_COMPILER_H */
