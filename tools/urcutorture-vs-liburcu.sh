@@ -89,7 +89,7 @@ fi
 # ---- build urcutorture against liburcu ----
 cc="${CC:-cc}"
 command -v "$cc" >/dev/null || { echo "urcutorture-vs-liburcu.sh: no C compiler" >&2; exit 77; }
-cflags=(-O2 -g -std=gnu11 -D_GNU_SOURCE -I"$inc" -I"$src"
+cflags=(-O2 -g -std=gnu11 -I"$inc" -I"$src"
 	-DUT_VERSION="\"$(sed -n "s/^  version: '\(.*\)',/\1/p" "$here/meson.build" | head -1)\""
 	-DUT_LIB_NAME='"liburcu"' -DUT_LIB_VERSION="\"$libversion\"")
 ldlibs=(-L"$lib" -Wl,-rpath,"$lib")
