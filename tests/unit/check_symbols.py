@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Check the dynamic symbols the shared libraries export.
+
+Usage: check_symbols.py NM HEADER_ROOT NAME LIBRARY [NAME LIBRARY ...]
+
+NAME is the library's name without "lib" (urcu, urcu-memb, urcu-mb,
+urcu-qsbr, urcu-bp, urcu-signal, urcu-common).  For each library, from
+`NM -D --defined-only`:
+
+- every exported symbol has an allowed prefix: the library's own
+  (urcu_<flavor>_ for a flavor library, urcu_common_ for liburcu-common),
+  or cds_ / rcu_ (data structures and generic call_rcu-family names);
+- no internal symbol is exported: nothing starting with urcu_i_, and no
+  other flavor's prefix;
+- the API names this library must provide are all exported.
+
+And over all libraries together: every function or variable that a public
+header under HEADER_ROOT declares with URCU_API by its plain name (templates
+written with URCU_I_FLAVOR or ## are covered by the per-flavor lists) is
+exported by one of them, so a program that calls it links.
+
+TAP output: one check per library and rule.
+"""
+import os
+import re
+import subprocess
+import sys
+
+FLAVOR_OF = {
+    'urcu': 'memb',
+    'urcu-memb': 'memb',
+    'urcu-mb': 'mb',
+    'urcu-qsbr': 'qsbr',
+    'urcu-bp': 'bp',
+    'urcu-signal': 'signal',
+}
+ALL_FLAVORS = ('memb', 'mb', 'qsbr', 'bp', 'signal')
+SHARED_PREFIXES = ('cds_', 'rcu_')
+
+# The per-flavor API (static/urcu-flavor-api.h) every flavor library exports.
+FLAVOR_API = (
+    'init', 'exit', 'register_thread', 'unregister_thread',
+    'read_lock', 'read_unlock', 'read_ongoing',
+    'quiescent_state', 'thread_offline', 'thread_online',
+    'synchronize_rcu', 'start_poll_synchronize_rcu', 'poll_state_synchronize_rcu',
+    'flavor',
+)
+CALL_RCU_API = (
+    'call_rcu', 'barrier', 'create_call_rcu_data', 'call_rcu_data_free',
+    'get_default_call_rcu_data', 'get_cpu_call_rcu_data',
+    'get_thread_call_rcu_data', 'get_call_rcu_data', 'get_call_rcu_thread',
+    'set_thread_call_rcu_data', 'set_cpu_call_rcu_data',
+    'create_all_cpu_call_rcu_data', 'free_all_cpu_call_rcu_data',
+    'call_rcu_before_fork', 'call_rcu_after_fork_parent', 'call_rcu_after_fork_child',
+    'defer_rcu', 'defer_register_thread', 'defer_unregister_thread',
+    'defer_barrier', 'defer_barrier_thread', 'defer_exit',
+    'register_rculfhash_atfork', 'unregister_rculfhash_atfork',
+)
+BP_API = ('before_fork', 'after_fork_parent', 'after_fork_child')
+# Names the inline read side (_LGPL_SOURCE) links against.
+INLINE_SUPPORT = {
+    'qsbr': ('i_gp', 'i_reader', 'i_quiescent_state_slow'),
+    'other': ('i_gp', 'i_reader', 'i_read_lock_slow', 'i_read_unlock_misuse',
+              'i_read_unlock_slow'),
+}
+COMMON_API = ('cds_wfcq_init', 'cds_wfcq_enqueue', 'cds_wfcq_dequeue_blocking',
+              'cds_wfcq_splice_blocking')
+
+
+def exported(nm, path):
+    p = subprocess.run([nm, '-D', '--defined-only', path], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError('%s failed on %s: %s' % (nm, path, p.stderr.strip()))
+    syms = set()
+    for line in p.stdout.splitlines():
+        fields = line.split()
+        if len(fields) < 3:
+            continue
+        kind, name = fields[-2], fields[-1]
+        if kind == 'A':
+            continue  # version definitions (LIBURCU_x.y), not symbols
+        syms.add(name.split('@', 1)[0])
+    return syms
+
+
+DECL_RE = re.compile(r'\bURCU_API\b([^;{]*?)(?:;|\{)', re.S)
+FUNC_NAME_RE = re.compile(r'\b([A-Za-z_]\w*)\s*\(')
+VAR_NAME_RE = re.compile(r'\b([A-Za-z_]\w*)\s*(?:URCU_I_TLS_MODEL\s*)?$')
+
+
+def declared(root):
+    """Plain names declared URCU_API in the public headers under root."""
+    names = {}
+    for d, _, files in os.walk(root):
+        for f in files:
+            if not f.endswith('.h'):
+                continue
+            path = os.path.join(d, f)
+            with open(path, encoding='utf-8', errors='replace') as fh:
+                text = fh.read()
+            text = re.sub(r'/\*.*?\*/', ' ', text, flags=re.S)
+            text = re.sub(r'//[^\n]*', ' ', text)
+            # Drop macro bodies (continued lines) and the templates' names.
+            text = re.sub(r'^\s*#[^\n]*(?:\\\n[^\n]*)*', ' ', text, flags=re.M)
+            for m in DECL_RE.finditer(text):
+                decl = m.group(1)
+                if 'URCU_I_FLAVOR' in decl or '##' in decl:
+                    continue
+                fm = FUNC_NAME_RE.search(decl)
+                if fm and '(*' not in decl[:fm.start() + 2]:
+                    name = fm.group(1)
+                else:
+                    vm = VAR_NAME_RE.search(decl.strip())
+                    if not vm:
+                        continue
+                    name = vm.group(1)
+                names.setdefault(name, os.path.relpath(path, root))
+    return names
+
+
+def required(name):
+    if name == 'urcu-common':
+        return list(COMMON_API)
+    flavor = FLAVOR_OF[name]
+    names = list(FLAVOR_API) + list(CALL_RCU_API)
+    names += INLINE_SUPPORT['qsbr' if flavor == 'qsbr' else 'other']
+    if flavor == 'bp':
+        names += BP_API
+    if flavor in ('memb', 'bp'):
+        names.append('membarrier_available')
+    return ['urcu_%s_%s' % (flavor, n) for n in names]
+
+
+def main():
+    if len(sys.argv) < 5 or len(sys.argv) % 2 != 1:
+        sys.exit(__doc__)
+    nm = sys.argv[1]
+    header_root = sys.argv[2]
+    pairs = list(zip(sys.argv[3::2], sys.argv[4::2]))
+    everything = set()
+    n = 0
+    failed = 0
+
+    def check(cond, text, details=()):
+        nonlocal n, failed
+        n += 1
+        print('%sok %d - %s' % ('' if cond else 'not ', n, text))
+        if not cond:
+            failed += 1
+            for d in sorted(details)[:40]:
+                print('#   ' + d)
+
+    for name, path in pairs:
+        try:
+            syms = exported(nm, path)
+        except RuntimeError as e:
+            check(False, 'lib%s: %s' % (name, e))
+            continue
+        everything |= syms
+        if name == 'urcu-common':
+            # __cds_ names: liburcu's unlocked wfcqueue variants, kept as is.
+            own = ('urcu_common_', '__cds_')
+        elif name in FLAVOR_OF:
+            own = ('urcu_%s_' % FLAVOR_OF[name],)
+        else:
+            check(False, 'lib%s: unknown library name' % name)
+            continue
+        allowed = own + SHARED_PREFIXES
+        bad = [s for s in syms if not s.startswith(allowed)]
+        check(not bad, 'lib%s: all %d exported symbols have an allowed prefix (%s)'
+              % (name, len(syms), ', '.join(allowed)), bad)
+        internal = [s for s in syms if s.startswith('urcu_i_')]
+        check(not internal, 'lib%s: no urcu_i_ internals exported' % name, internal)
+        others = [s for s in syms for f in ALL_FLAVORS
+                  if s.startswith('urcu_%s_' % f) and ('urcu_%s_' % f,) != own]
+        check(not others, "lib%s: no other flavor's symbols" % name, others)
+        missing = [s for s in required(name) if s not in syms]
+        check(not missing, 'lib%s: the %d required API names are exported'
+              % (name, len(required(name))), missing)
+    decls = declared(header_root)
+    undefined = ['%s (declared in %s)' % (d, h) for d, h in decls.items() if d not in everything]
+    check(not undefined, 'all %d names declared URCU_API in the public headers are exported'
+          % len(decls), undefined)
+    print('1..%d' % n)
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

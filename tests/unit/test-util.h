@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Helpers shared by the unit tests: time, sleeping that survives signals
+ * (the signal flavor interrupts sleeps in registered threads), thread
+ * creation that cannot fail silently, and flags between test threads.
+ *
+ * The flags use the compiler's __atomic builtins rather than the library's
+ * uatomic layer, so that the test harness does not depend on the code under
+ * test for its own synchronization.
+ */
+#ifndef TESTS_UNIT_TEST_UTIL_H
+#define TESTS_UNIT_TEST_UTIL_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tap.h"
+
+/* Object whose death a reader can observe. */
+#define T_LIVE		0x11a7e11aU
+#define T_POISON	0xdeadbeefU
+
+struct t_obj {
+	unsigned int magic;
+	unsigned long value;
+};
+
+static inline unsigned long long t_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long) ts.tv_sec * 1000000000ULL + (unsigned long long) ts.tv_nsec;
+}
+
+static inline double t_ms_since(unsigned long long start_ns)
+{
+	return (double) (t_now_ns() - start_ns) / 1e6;
+}
+
+/* Sleep for ms milliseconds, resuming after signal handlers. */
+static inline void t_sleep_ms(long ms)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+static inline pthread_t t_thread_start(void *(*fn)(void *), void *arg)
+{
+	pthread_t tid;
+	int ret = pthread_create(&tid, NULL, fn, arg);
+
+	if (ret)
+		tap_bail("pthread_create: %s", strerror(ret));
+	return tid;
+}
+
+static inline void *t_thread_join(pthread_t tid)
+{
+	void *res;
+	int ret = pthread_join(tid, &res);
+
+	if (ret)
+		tap_bail("pthread_join: %s", strerror(ret));
+	return res;
+}
+
+static inline int t_load(const int *flag)
+{
+	return __atomic_load_n(flag, __ATOMIC_ACQUIRE);
+}
+
+static inline void t_store(int *flag, int v)
+{
+	__atomic_store_n(flag, v, __ATOMIC_RELEASE);
+}
+
+/*
+ * Wait until *flag == v, polling every 100 us; bail out after timeout_ms (a
+ * hung helper thread must not turn into a silent test timeout).
+ */
+static inline void t_wait_for(const int *flag, int v, long timeout_ms, const char *what)
+{
+	unsigned long long start = t_now_ns();
+
+	while (t_load(flag) != v) {
+		if (t_ms_since(start) > (double) timeout_ms)
+			tap_bail("timed out after %ld ms waiting for %s", timeout_ms, what);
+		{
+			struct timespec ts = { 0, 100000L };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+static inline struct t_obj *t_obj_new(unsigned long value)
+{
+	struct t_obj *o = (struct t_obj *) malloc(sizeof(*o));
+
+	if (!o)
+		tap_bail("out of memory");
+	o->magic = T_LIVE;
+	o->value = value;
+	return o;
+}
+
+/* What a freeing updater does: make a later use visible, then free. */
+static inline void t_obj_kill(struct t_obj *o)
+{
+	__atomic_store_n(&o->magic, T_POISON, __ATOMIC_RELAXED);
+}
+
+#endif /* TESTS_UNIT_TEST_UTIL_H */
