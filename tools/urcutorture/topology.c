@@ -213,9 +213,11 @@ void ut_topology_summary(const struct ut_topology *t, char *buf, size_t len)
 	snprintf(buf, len, "%d %s, %d NUMA %s, %d %s, %d %s%s%s%s", t->npkg,
 		 plural(t->npkg, "package", "packages"), t->nnode, plural(t->nnode, "node", "nodes"),
 		 t->ncore, plural(t->ncore, "core", "cores"), t->npu, plural(t->npu, "PU", "PUs"),
-		 t->source == UT_TOPO_SYNTHETIC ? " (synthetic \"" : t->source == UT_TOPO_XML ? " (XML " : "",
+		 t->source == UT_TOPO_SYNTHETIC ? " (synthetic \"" :
+		 t->source == UT_TOPO_XML ? " (XML " :
+		 t->source == UT_TOPO_SYSFS_TREE ? " (sysfs tree " : "",
 		 t->source == UT_TOPO_LOCAL ? "" : t->desc,
-		 t->source == UT_TOPO_SYNTHETIC ? "\")" : t->source == UT_TOPO_XML ? ")" : "");
+		 t->source == UT_TOPO_SYNTHETIC ? "\")" : t->source == UT_TOPO_LOCAL ? "" : ")");
 }
 
 /* Sorted copy helper for ut_cpulist_format. */
@@ -352,7 +354,7 @@ static void json_str(FILE *out, const char *s)
 
 void ut_topology_json(const struct ut_topology *t, FILE *out)
 {
-	static const char *const src[] = { "local", "synthetic", "xml" };
+	static const char *const src[] = { "local", "synthetic", "xml", "sysfs" };
 	char buf[1024];
 	int *cpus;
 
