@@ -433,6 +433,27 @@ int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 	if (rc)
 		return rc;
 
+	/* Placement: topology first, then the policies against it. */
+	{
+		char err[256] = "";
+
+		if (ut_topology_load(cfg->topology_spec, &cfg->topo, err, sizeof(err)))
+			return usage_error("--topology: %s", err);
+		if (!ut_topology_is_local(cfg->topo) && !cfg->dry_run)
+			return usage_error("--topology: a synthetic or XML topology can only be planned (add --dry-run)");
+		/* Defaults that follow the CPU count follow the planned machine. */
+		cfg->plan_cpus = ut_topology_ncpus(cfg->topo);
+		if (cfg->plan_cpus < 1)
+			cfg->plan_cpus = cfg->ncpus;
+		for (int r = 0; r < UT_ROLE_COUNT; r++) {
+			const char *text = cfg->pin_text[r] ? cfg->pin_text[r] : "none";
+
+			err[0] = '\0';
+			if (ut_pin_policy_parse(text, cfg->topo, &cfg->pin[r], err, sizeof(err)))
+				return usage_error("%s: %s", pin_source[r] ? pin_source[r] : "--pin", err);
+		}
+	}
+
 	/* Mode-dependent defaults. */
 	if (cfg->readers < 0) {
 		switch (cfg->mode) {
@@ -440,7 +461,7 @@ int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 			cfg->readers = 1;
 			break;
 		default:
-			cfg->readers = cfg->ncpus;
+			cfg->readers = cfg->plan_cpus;
 		}
 	}
 	if (cfg->mode == UT_MODE_READ_COST && cfg->readers == 0)
@@ -457,23 +478,6 @@ int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 	}
 	if (cfg->async && cfg->mode != UT_MODE_GP_LATENCY)
 		return usage_error("--async: only meaningful with --mode=gp-latency");
-
-	/* Placement: topology first, then the policies against it. */
-	{
-		char err[256] = "";
-
-		if (ut_topology_load(cfg->topology_spec, &cfg->topo, err, sizeof(err)))
-			return usage_error("--topology: %s", err);
-		if (!ut_topology_is_local(cfg->topo) && !cfg->dry_run)
-			return usage_error("--topology: a synthetic or XML topology can only be planned (add --dry-run)");
-		for (int r = 0; r < UT_ROLE_COUNT; r++) {
-			const char *text = cfg->pin_text[r] ? cfg->pin_text[r] : "none";
-
-			err[0] = '\0';
-			if (ut_pin_policy_parse(text, cfg->topo, &cfg->pin[r], err, sizeof(err)))
-				return usage_error("%s: %s", pin_source[r] ? pin_source[r] : "--pin", err);
-		}
-	}
 
 	if (cfg->json_path && !strcmp(cfg->json_path, "-")) {
 		if (cfg->tap)

@@ -119,7 +119,7 @@ void ut_role_counts(const struct ut_config *cfg, enum ut_layout layout, int n[UT
 	}
 	switch (layout) {
 	case UT_LAYOUT_PER_CPU:
-		n[UT_ROLE_WORKER] = cfg->ncpus;
+		n[UT_ROLE_WORKER] = cfg->plan_cpus;
 		break;
 	case UT_LAYOUT_PER_THREAD:
 	case UT_LAYOUT_RT:

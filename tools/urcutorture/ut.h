@@ -164,6 +164,7 @@ struct ut_config {
 	int argc;
 	char **argv;
 	int ncpus;		/* online CPUs of this machine */
+	int plan_cpus;		/* CPUs of the planned topology (--topology) */
 };
 
 /* Parse argv into cfg; on error prints one line and returns UT_EXIT_USAGE.
