@@ -51,14 +51,21 @@
 /*
  * The volatile load keeps the compiler from fusing or re-reading p;
  * cmm_smp_read_barrier_depends() pairs with the release in rcu_set_pointer()
- * on architectures that do not order dependent loads (Alpha).
+ * on architectures that do not order dependent loads (Alpha).  A function
+ * rather than a statement expression so that nested uses do not shadow one
+ * another.  Reading the pointer through a void * lvalue is sound with GCC
+ * and Clang, whose type-based alias analysis lets void * alias every
+ * pointer type.
  */
+static inline void *urcu_i_deref_volatile(void *const volatile *pp)
+{
+	void *p = *pp;
+
+	cmm_smp_read_barrier_depends();
+	return p;
+}
 #define rcu_dereference(p)						\
-	__extension__ ({						\
-		__typeof__(p) urcu_i_deref_p = CMM_LOAD_SHARED(p);	\
-		cmm_smp_read_barrier_depends();				\
-		urcu_i_deref_p;						\
-	})
+	((__typeof__(p)) urcu_i_deref_volatile((void *const volatile *) &(p)))
 #else
 /* Consume load: pairs with the release store in rcu_set_pointer(). */
 #define rcu_dereference(p)	__atomic_load_n(&(p), __ATOMIC_CONSUME)
