@@ -146,7 +146,7 @@ static void *pub_reader(void *arg)
 {
 	long seen = 0, last = -1, idle = 0, *bad = (long *) arg;
 
-	while (!CMM_LOAD_SHARED(pub_done)) {
+	while (!uatomic_load(&pub_done, CMM_RELAXED)) {
 		struct foo *p = rcu_dereference(pub);
 
 		if (!p || p->a == last) {
@@ -160,9 +160,9 @@ static void *pub_reader(void *arg)
 		}
 		last = p->a;
 		seen++;
-		CMM_STORE_SHARED(pub_ack, last);
+		uatomic_store(&pub_ack, last, CMM_RELAXED);
 	}
-	CMM_STORE_SHARED(pub_ack, (long) NPUB);
+	uatomic_store(&pub_ack, (long) NPUB, CMM_RELAXED);
 	return (void *) seen;
 }
 
@@ -202,10 +202,10 @@ static void test_publication(void)
 			break;
 		}
 		if (i % PUB_SYNC == 0)
-			while (CMM_LOAD_SHARED(pub_ack) < i)
+			while (uatomic_load(&pub_ack, CMM_RELAXED) < i)
 				sched_yield();
 	}
-	CMM_STORE_SHARED(pub_done, 1);
+	uatomic_store(&pub_done, 1, CMM_RELAXED);
 	pthread_join(tid, &seen);
 	note("publication: reader saw %ld of %d elements", (long) seen, NPUB);
 	check(!bad, "publication: every element found was fully initialised, in order");

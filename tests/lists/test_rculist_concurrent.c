@@ -55,7 +55,7 @@ static long pool_used;
 static CDS_LIST_HEAD(list);
 static struct cds_hlist_head hlist;
 
-static int stop;		/* CMM_LOAD_SHARED / CMM_STORE_SHARED */
+static int stop;		/* uatomic_load / uatomic_store, relaxed */
 static int reader_started;	/* likewise */
 
 struct reader_result {
@@ -131,7 +131,7 @@ static void *list_reader(void *arg)
 {
 	struct reader_result *r = (struct reader_result *) arg;
 
-	while (!CMM_LOAD_SHARED(stop)) {
+	while (!uatomic_load(&stop, CMM_RELAXED)) {
 		long prev = 0, len = 0;
 		int ok = 1;
 
@@ -156,9 +156,9 @@ static void *list_reader(void *arg)
 		if (!ok)
 			break;
 		finish_walk(r, len);
-		CMM_STORE_SHARED(reader_started, 1);
+		uatomic_store(&reader_started, 1, CMM_RELAXED);
 	}
-	CMM_STORE_SHARED(reader_started, 1);
+	uatomic_store(&reader_started, 1, CMM_RELAXED);
 	return NULL;
 }
 
@@ -166,7 +166,7 @@ static void *hlist_reader(void *arg)
 {
 	struct reader_result *r = (struct reader_result *) arg;
 
-	while (!CMM_LOAD_SHARED(stop)) {
+	while (!uatomic_load(&stop, CMM_RELAXED)) {
 		struct elem *e;
 		long prev = 0, len = 0;
 		int ok = 1;
@@ -189,9 +189,9 @@ static void *hlist_reader(void *arg)
 		if (!ok)
 			break;
 		finish_walk(r, len);
-		CMM_STORE_SHARED(reader_started, 1);
+		uatomic_store(&reader_started, 1, CMM_RELAXED);
 	}
-	CMM_STORE_SHARED(reader_started, 1);
+	uatomic_store(&reader_started, 1, CMM_RELAXED);
 	return NULL;
 }
 
@@ -299,8 +299,8 @@ static void run_phase(const char *name, void *(*reader)(void *),
 	memset(&st, 0, sizeof(st));
 	pool_used = 0;
 	memset(pool, 0, sizeof(*pool) * POOL_SIZE);
-	CMM_STORE_SHARED(stop, 0);
-	CMM_STORE_SHARED(reader_started, 0);
+	uatomic_store(&stop, 0, CMM_RELAXED);
+	uatomic_store(&reader_started, 0, CMM_RELAXED);
 
 	err = pthread_create(&tid, NULL, reader, &r);
 	if (err) {
@@ -308,10 +308,10 @@ static void run_phase(const char *name, void *(*reader)(void *),
 		return;
 	}
 	/* Let the reader begin walking before the updates start. */
-	while (!CMM_LOAD_SHARED(reader_started))
+	while (!uatomic_load(&reader_started, CMM_RELAXED))
 		sched_yield();
 	updater(&st);
-	CMM_STORE_SHARED(stop, 1);
+	uatomic_store(&stop, 1, CMM_RELAXED);
 	pthread_join(tid, NULL);
 
 	note("%s: %ld inserts, %ld removals, %ld replacements; reader: %ld walks "
