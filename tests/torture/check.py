@@ -241,6 +241,14 @@ def check_misc():
         ok(opt in out, "help: documents %s" % opt)
     rc, out, err = run(["--dry-run", "--pin=compact"], timeout=10)
     ok(rc == 0 and "dry run" in out and "End of test" not in out, "dry-run: plan only", out + err)
+    # A machine we do not have: 2 packages x 2 nodes x 8 cores x 2 PUs.
+    topo = "--topology=synthetic:pack:2 numa:2 core:8 pu:2"
+    rc, out, err = run([topo, "--pin=scatter", "--dry-run"], timeout=10)
+    ok(rc == 0 and "64 PUs" in out, "dry-run: synthetic topology loaded", out + err)
+    ok(out.count("reader ") >= 64 and "End of test" not in out,
+       "dry-run: one reader per PU of the planned machine by default", out)
+    rc, out, err = run([topo, "--duration=1s"], timeout=10)
+    ok(rc == 64 and "--topology" in err, "synthetic topology without --dry-run: usage error", err)
     # The seed is printed and reproduces the same random choices.
     rc, out, err = run(["--duration=300ms", "--seed=4242", "--quiet"])
     ok(rc == 0 and "seed=4242" in out.splitlines()[0], "seed: printed on the start line")
