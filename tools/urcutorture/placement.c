@@ -513,18 +513,13 @@ int ut_pin_self(int cpu, char *err, size_t errlen)
 	}
 #ifdef UT_HAVE_HWLOC
 	{
-		char herr[200] = "";
+		int rc = ut_topo_hwloc_bind_self(cpu, err, errlen);
 
-		if (ut_topo_hwloc_bind_self(cpu, herr, sizeof(herr))) {
-			/* hwloc unusable here (not a bind failure): plain affinity. */
-			if (strstr(herr, "cannot load")) {
-				if (sched_bind_self(cpu, err, errlen))
-					return -1;
-			} else {
-				set_err(err, errlen, "%s", herr);
-				return -1;
-			}
-		}
+		/* rc 1: hwloc unusable here (not a bind failure): plain affinity. */
+		if (rc > 0)
+			rc = sched_bind_self(cpu, err, errlen);
+		if (rc)
+			return -1;
 	}
 #else
 	if (sched_bind_self(cpu, err, errlen))

@@ -21,7 +21,8 @@
  *   scatter   consecutive threads as far apart as possible: round-robin
  *             over packages, then over NUMA nodes inside a package, then
  *             over cores inside a node; a second PU (SMT sibling) of a core
- *             is used only once every core has one thread.
+ *             is used only once every core has one thread.  Ties go to the
+ *             package / node with the fewest threads of earlier roles.
  *   numa      round-robin over NUMA nodes (in node order); inside a node,
  *             distinct cores first, SMT siblings last.
  *   list:L    the CPUs of L ("0,2-3,8") in the order written, cycling when

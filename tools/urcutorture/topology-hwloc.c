@@ -143,7 +143,7 @@ int ut_topo_hwloc_bind_self(int cpu, char *err, size_t errlen)
 	pthread_once(&bind_once, bind_topo_init);
 	if (!bind_topo_ok) {
 		set_err(err, errlen, "hwloc cannot load this machine's topology");
-		return -1;
+		return 1;
 	}
 	want = hwloc_bitmap_alloc();
 	got = hwloc_bitmap_alloc();

@@ -165,7 +165,18 @@ int ut_topology_load(const char *spec, struct ut_topology **out, char *err, size
 			return -1;
 		}
 #ifdef UT_HAVE_HWLOC
-		return ut_topo_load_hwloc(UT_TOPO_SYNTHETIC, desc, out, err, errlen);
+		if (!ut_topo_load_hwloc(UT_TOPO_SYNTHETIC, desc, out, err, errlen))
+			return 0;
+		{
+			/* hwloc does not say what is wrong; our parser usually can. */
+			struct ut_topology *tmp = NULL;
+			char berr[256] = "";
+
+			if (ut_topo_load_synthetic_builtin(desc, &tmp, berr, sizeof(berr)))
+				set_err(err, errlen, "%s", berr);
+			ut_topology_free(tmp);
+		}
+		return -1;
 #else
 		return ut_topo_load_synthetic_builtin(desc, out, err, errlen);
 #endif

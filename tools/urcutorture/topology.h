@@ -89,7 +89,8 @@ int ut_topo_load_sysfs(const char *root, struct ut_topology **out, char *err, si
 /* hwloc loaders: spec NULL = this machine; else synthetic description or XML path. */
 int ut_topo_load_hwloc(enum ut_topo_source source, const char *spec, struct ut_topology **out,
 		       char *err, size_t errlen);
-/* Bind the calling thread with hwloc; 0, or -1 (+err) when hwloc fails. */
+/* Bind the calling thread with hwloc: 0; -1 (+err) when binding fails;
+ * 1 when hwloc cannot load this machine's topology (use another way). */
 int ut_topo_hwloc_bind_self(int cpu, char *err, size_t errlen);
 #endif
 
