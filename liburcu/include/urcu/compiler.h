@@ -109,7 +109,7 @@
 #endif
 
 /* True when the integer type `type' is signed. */
-#define caa_is_signed_type(type)	((type) -1 < (type) 0)
+#define caa_is_signed_type(type)	((type) -1 < (type) 1)
 
 /*
  * Cast that is allowed to drop qualifiers and change pointer types, for the

@@ -3,10 +3,13 @@
  * <urcu/tls-compat.h>: thread-local variables that work whether or not the
  * compiler has thread-local storage.
  *
- *   DECLARE_URCU_TLS(type, name);             extern declaration
+ *   extern DECLARE_URCU_TLS(type, name);      declaration (liburcu's
+ *                                             spelling: `extern' is the
+ *                                             caller's)
  *   DEFINE_URCU_TLS(type, name);              definition, zero-initialised
  *   DEFINE_URCU_TLS_INIT(type, name, init);   definition with a constant
- *                                             initial value
+ *                                             initial value (a braced
+ *                                             list may contain commas)
  *   URCU_TLS(name)                            the calling thread's instance
  *                                             (an lvalue)
  *
@@ -29,12 +32,13 @@
 
 #define URCU_TLS_STORAGE_CLASS	__thread
 
+/* __typeof__ lets `type' be an array type such as int[4]. */
 #define DECLARE_URCU_TLS(type, name)			\
-	URCU_TLS_STORAGE_CLASS type name
+	URCU_TLS_STORAGE_CLASS __typeof__(type) name
 #define DEFINE_URCU_TLS(type, name)			\
-	URCU_TLS_STORAGE_CLASS type name
-#define DEFINE_URCU_TLS_INIT(type, name, init)		\
-	URCU_TLS_STORAGE_CLASS type name = (init)
+	URCU_TLS_STORAGE_CLASS __typeof__(type) name
+#define DEFINE_URCU_TLS_INIT(type, name, ...)		\
+	URCU_TLS_STORAGE_CLASS __typeof__(type) name = __VA_ARGS__
 #define URCU_TLS(name)		(name)
 
 #else /* pthread key fallback */
@@ -56,11 +60,12 @@ static inline void urcu_i_tls_die(const char *name, const char *what)
 
 /*
  * The accessor's prototype comes first so that a leading `static' gives it,
- * and through it the definition below, internal linkage.  The initial value
- * is copied from a constant object of the variable's type, which also
- * works for arrays and structures.
+ * and through it the definition below, internal linkage; a last
+ * redeclaration takes the caller's semicolon.  The initial value is copied
+ * from a constant object of the variable's type, which also works for
+ * arrays and structures.
  */
-#define URCU_I_DEFINE_TLS(type, name, init_copy)			\
+#define URCU_I_DEFINE_TLS(type, name, has_init, ...)			\
 	__typeof__(type) *urcu_i_tls_access_##name(void);		\
 	static pthread_key_t urcu_i_tls_key_##name;			\
 	static pthread_once_t urcu_i_tls_once_##name = PTHREAD_ONCE_INIT; \
@@ -82,23 +87,24 @@ static inline void urcu_i_tls_die(const char *name, const char *what)
 			p = (__typeof__(type) *) calloc(1, sizeof(*p));	\
 			if (!p)						\
 				urcu_i_tls_die(#name, "out of memory");	\
-			init_copy					\
+			if (has_init) {					\
+				static const __typeof__(type)		\
+					urcu_i_tls_init = __VA_ARGS__;	\
+				memcpy(p, &urcu_i_tls_init, sizeof(*p)); \
+			}						\
 			if (pthread_setspecific(urcu_i_tls_key_##name, p) != 0) \
 				urcu_i_tls_die(#name, "pthread_setspecific failed"); \
 		}							\
 		return p;						\
-	}
+	}								\
+	__typeof__(type) *urcu_i_tls_access_##name(void)
 
+/* calloc() already zeroes; the {0} initialiser is never copied. */
 #define DEFINE_URCU_TLS(type, name)					\
-	URCU_I_DEFINE_TLS(type, name, /* calloc'd: zero */)
+	URCU_I_DEFINE_TLS(type, name, 0, { 0 })
 
-#define DEFINE_URCU_TLS_INIT(type, name, init)				\
-	URCU_I_DEFINE_TLS(type, name,					\
-		{							\
-			static const __typeof__(type)			\
-				urcu_i_tls_init = init;			\
-			memcpy(p, &urcu_i_tls_init, sizeof(*p));	\
-		})
+#define DEFINE_URCU_TLS_INIT(type, name, ...)				\
+	URCU_I_DEFINE_TLS(type, name, 1, __VA_ARGS__)
 
 #define URCU_TLS(name)		(*urcu_i_tls_access_##name())
 
