@@ -376,7 +376,7 @@ int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 			errno = 0;
 			if (!*optarg || *optarg == '-')
 				return usage_error("--seed: '%s' is not a non-negative integer", optarg);
-			cfg->seed = strtoull(optarg, &end, 0);
+			cfg->seed = strtoull(optarg, &end, 10);
 			if (errno || *end)
 				return usage_error("--seed: '%s' is not a non-negative integer", optarg);
 			break;
