@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+/*
+ * call_rcu benchmarks, with one reader (bench-reader.c) spinning on the
+ * reader CPU and the enqueuing thread, registered, on the updater CPU.
+ * The callback workers are the library's default ones, unpinned.
+ *
+ * -m latency: one call_rcu() every 0.3 ms (absolute-deadline sleeps) for
+ *   about 2 s (0.5 s with -q); each callback records the time from its
+ *   call_rcu() to its invocation.  The first 20 callbacks are warm-up.
+ *   Prints cblat.<flavor>.{p50,p99,mean} in us.
+ *
+ * -m throughput: call_rcu() of freshly malloc'ed objects whose callback
+ *   frees them, back to back for 2 s (0.5 s with -q), then rcu_barrier().
+ *   The backlog (queued - invoked) is sampled every 64 enqueues; should it
+ *   exceed 4M objects the enqueuer waits for it to drain (reported as
+ *   cbtput.<flavor>.stalls) so a worker that falls behind cannot exhaust
+ *   memory.  Prints cbtput.<flavor>.rate (callbacks invoked per second,
+ *   counting until rcu_barrier returns), .enqueue_rate, .max_backlog,
+ *   .stalls.
+ *
+ * Exits 1 if a callback is lost or runs twice (counts do not match after
+ * rcu_barrier).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "bench-flavor.h"
+#include "bench-util.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LAT_INTERVAL_NS		300000
+#define LAT_WARMUP		20
+#define TPUT_SAMPLE_EVERY	64
+#define TPUT_BACKLOG_CAP	(4L << 20)
+
+struct lat_node {
+	struct rcu_head head;
+	uint64_t queued_ns;
+	long idx;
+};
+
+static uint64_t *lat_samples;
+static unsigned long cb_invoked;
+
+static void lat_cb(struct rcu_head *head)
+{
+	struct lat_node *node = caa_container_of(head, struct lat_node, head);
+
+	lat_samples[node->idx] = bench_now_ns() - node->queued_ns;
+	free(node);
+	/* pairs with the uatomic_read() after rcu_barrier() in latency_run() */
+	uatomic_inc(&cb_invoked);
+}
+
+static void latency_run(const struct bench_opts *opts)
+{
+	double secs = opts->max_seconds > 0 ? opts->max_seconds : opts->quick ? 0.5 : 2.0;
+	long n = (long)(secs * 1e9 / LAT_INTERVAL_NS) + LAT_WARMUP, i;
+	uint64_t next;
+	char name[64];
+
+	if (opts->max_samples > 0 && opts->max_samples + LAT_WARMUP < n)
+		n = opts->max_samples + LAT_WARMUP;
+	lat_samples = bench_xmalloc(sizeof(*lat_samples) * (size_t)n);
+
+	next = bench_now_ns();
+	for (i = 0; i < n; i++) {
+		struct lat_node *node = bench_xmalloc(sizeof(*node));
+
+		node->idx = i;
+		node->queued_ns = bench_now_ns();
+		call_rcu(&node->head, lat_cb);
+		next += LAT_INTERVAL_NS;
+		bench_sleep_until_ns(next);
+	}
+	rcu_barrier();
+	if ((long)uatomic_read(&cb_invoked) != n)
+		bench_die("latency: %lu callbacks invoked, %ld queued", uatomic_read(&cb_invoked), n);
+
+	bench_sort_u64(lat_samples + LAT_WARMUP, (size_t)(n - LAT_WARMUP));
+	snprintf(name, sizeof(name), "cblat.%s.p50", BENCH_FLAVOR);
+	bench_metric(name, (double)bench_percentile_u64(lat_samples + LAT_WARMUP,
+			(size_t)(n - LAT_WARMUP), 50) / 1e3, "us");
+	snprintf(name, sizeof(name), "cblat.%s.p99", BENCH_FLAVOR);
+	bench_metric(name, (double)bench_percentile_u64(lat_samples + LAT_WARMUP,
+			(size_t)(n - LAT_WARMUP), 99) / 1e3, "us");
+	snprintf(name, sizeof(name), "cblat.%s.mean", BENCH_FLAVOR);
+	bench_metric(name, bench_mean_u64(lat_samples + LAT_WARMUP,
+			(size_t)(n - LAT_WARMUP)) / 1e3, "us");
+	free(lat_samples);
+}
+
+static void free_cb(struct rcu_head *head)
+{
+	free(head);
+	/* pairs with the uatomic_read() calls in throughput_run() */
+	uatomic_inc(&cb_invoked);
+}
+
+static void throughput_run(const struct bench_opts *opts)
+{
+	double secs = opts->max_seconds > 0 ? opts->max_seconds : opts->quick ? 0.5 : 2.0;
+	unsigned long queued = 0, stalls = 0;
+	long backlog, max_backlog = 0;
+	uint64_t t0, t_enq, t_done, deadline;
+	char name[64];
+
+	t0 = bench_now_ns();
+	deadline = t0 + (uint64_t)(secs * 1e9);
+	for (;;) {
+		int j;
+
+		for (j = 0; j < TPUT_SAMPLE_EVERY; j++) {
+			struct rcu_head *head = bench_xmalloc(sizeof(*head));
+
+			call_rcu(head, free_cb);
+		}
+		queued += TPUT_SAMPLE_EVERY;
+		backlog = (long)(queued - uatomic_read(&cb_invoked));
+		if (backlog > max_backlog)
+			max_backlog = backlog;
+		if (backlog > TPUT_BACKLOG_CAP) {
+			stalls++;
+			while ((long)(queued - uatomic_read(&cb_invoked)) > TPUT_BACKLOG_CAP / 2)
+				sched_yield();
+		}
+		if (bench_now_ns() >= deadline)
+			break;
+	}
+	t_enq = bench_now_ns();
+	rcu_barrier();
+	t_done = bench_now_ns();
+	if (uatomic_read(&cb_invoked) != queued)
+		bench_die("throughput: %lu callbacks invoked, %lu queued",
+			  uatomic_read(&cb_invoked), queued);
+
+	snprintf(name, sizeof(name), "cbtput.%s.rate", BENCH_FLAVOR);
+	bench_metric(name, (double)queued / ((double)(t_done - t0) / 1e9), "cb/s");
+	snprintf(name, sizeof(name), "cbtput.%s.enqueue_rate", BENCH_FLAVOR);
+	bench_metric(name, (double)queued / ((double)(t_enq - t0) / 1e9), "cb/s");
+	snprintf(name, sizeof(name), "cbtput.%s.max_backlog", BENCH_FLAVOR);
+	bench_metric(name, (double)max_backlog, "cbs");
+	snprintf(name, sizeof(name), "cbtput.%s.stalls", BENCH_FLAVOR);
+	bench_metric(name, (double)stalls, "count");
+}
+
+int main(int argc, char **argv)
+{
+	struct bench_opts opts;
+	int latency;
+
+	bench_parse_opts(argc, argv, &opts);
+	if (!opts.mode || (strcmp(opts.mode, "latency") && strcmp(opts.mode, "throughput")))
+		bench_die("bench-callback needs -m latency or -m throughput");
+	latency = !strcmp(opts.mode, "latency");
+
+	bench_pin_init();
+	bench_pin(BENCH_CPU_UPDATER);
+	rcu_register_thread();
+	bench_reader_start();
+	if (latency)
+		latency_run(&opts);
+	else
+		throughput_run(&opts);
+	bench_reader_stop();
+	rcu_unregister_thread();
+	return 0;
+}

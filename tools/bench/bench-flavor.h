@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Selects the RCU flavor of one benchmark binary through the flavor's
+ * umbrella header, exactly as an application written for liburcu would.
+ * Build with one of -DBENCH_FLAVOR_MEMB, _MB, _SIGNAL, _QSBR or _BP (and
+ * -D_LGPL_SOURCE for the inline fast paths).  One flavor per binary:
+ * liburcu 0.13's umbrella headers cannot be mixed in one translation unit.
+ *
+ * Only the generic liburcu API is used, so the same source compiles
+ * against this project and against liburcu.
+ */
+#ifndef BENCH_FLAVOR_H
+#define BENCH_FLAVOR_H
+
+#if defined(BENCH_FLAVOR_MEMB)
+#include <urcu.h>
+#define BENCH_FLAVOR "memb"
+#elif defined(BENCH_FLAVOR_MB)
+#define RCU_MB
+#include <urcu.h>
+#define BENCH_FLAVOR "mb"
+#elif defined(BENCH_FLAVOR_SIGNAL)
+#define RCU_SIGNAL
+#include <urcu.h>
+#define BENCH_FLAVOR "signal"
+#elif defined(BENCH_FLAVOR_QSBR)
+#include <urcu-qsbr.h>
+#define BENCH_FLAVOR "qsbr"
+#elif defined(BENCH_FLAVOR_BP)
+#include <urcu-bp.h>
+#define BENCH_FLAVOR "bp"
+#else
+#error "define one of BENCH_FLAVOR_MEMB, _MB, _SIGNAL, _QSBR, _BP"
+#endif
+
+#ifdef _LGPL_SOURCE
+#define BENCH_LINKAGE "inline"
+#else
+#define BENCH_LINKAGE "call"
+#endif
+
+/* A reader announces a quiescent state; only qsbr needs to. */
+#ifdef BENCH_FLAVOR_QSBR
+#define bench_quiescent_state()	rcu_quiescent_state()
+#else
+#define bench_quiescent_state()	do { } while (0)
+#endif
+
+/* The object readers reach through bench_gp. */
+struct bench_obj {
+	long value;
+};
+
+/* The RCU-protected pointer the readers dereference (bench-reader.c). */
+extern struct bench_obj *bench_gp;
+/* Two objects updaters alternate bench_gp between; never freed. */
+extern struct bench_obj bench_objs[2];
+
+/*
+ * Starts one reader thread on BENCH_CPU_READER, registered with the
+ * flavor, looping on short read-side critical sections (rcu_read_lock,
+ * rcu_dereference(bench_gp), one load, rcu_read_unlock; qsbr adds a
+ * quiescent state after every section).  Returns once the reader is
+ * registered and running.
+ */
+void bench_reader_start(void);
+/* Stops and joins the reader; returns how many sections it ran. */
+unsigned long bench_reader_stop(void);
+
+#endif /* BENCH_FLAVOR_H */

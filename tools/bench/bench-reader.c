@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The background reader of the update-side benchmarks: one thread pinned
+ * to the reader CPU, spinning on short read-side critical sections, so
+ * that every grace period has a live reader to wait for.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "bench-flavor.h"
+#include "bench-util.h"
+
+#include <pthread.h>
+#include <sched.h>
+
+struct bench_obj bench_objs[2] = { { .value = 1 }, { .value = 2 } };
+struct bench_obj *bench_gp = &bench_objs[0];
+
+static pthread_t reader_tid;
+/*
+ * Plain flags: they only steer the loop.  The ordering that matters for
+ * the measurement (the reader being registered before the first grace
+ * period is timed) comes from rcu_register_thread() taking the registry
+ * lock that synchronize_rcu() also takes.
+ */
+static int reader_ready;
+static int reader_stop;
+static unsigned long reader_sections;
+static volatile long reader_sink;
+
+static void *reader_main(void *arg)
+{
+	unsigned long sections = 0;
+	long sum = 0;
+
+	(void)arg;
+	bench_pin(BENCH_CPU_READER);
+	rcu_register_thread();
+	CMM_STORE_SHARED(reader_ready, 1);
+	while (!CMM_LOAD_SHARED(reader_stop)) {
+		struct bench_obj *p;
+
+		rcu_read_lock();
+		p = rcu_dereference(bench_gp);
+		sum += CMM_LOAD_SHARED(p->value);
+		rcu_read_unlock();
+		bench_quiescent_state();
+		sections++;
+	}
+	rcu_unregister_thread();
+	reader_sink = sum;
+	reader_sections = sections;
+	return NULL;
+}
+
+void bench_reader_start(void)
+{
+	int err;
+
+	CMM_STORE_SHARED(reader_ready, 0);
+	CMM_STORE_SHARED(reader_stop, 0);
+	err = pthread_create(&reader_tid, NULL, reader_main, NULL);
+	if (err)
+		bench_die("pthread_create (reader): error %d", err);
+	while (!CMM_LOAD_SHARED(reader_ready))
+		sched_yield();
+}
+
+unsigned long bench_reader_stop(void)
+{
+	int err;
+
+	CMM_STORE_SHARED(reader_stop, 1);
+	err = pthread_join(reader_tid, NULL);
+	if (err)
+		bench_die("pthread_join (reader): error %d", err);
+	return reader_sections;
+}

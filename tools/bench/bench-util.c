@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Flavor-independent helpers of the side-by-side benchmarks; see
+ * bench-util.h for the output format.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "bench-util.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* CPUs the process was allowed to run on at start, in ascending order. */
+static int allowed_cpus[CPU_SETSIZE];
+static int nr_allowed_cpus;
+
+void bench_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("bench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+void *bench_xmalloc(size_t size)
+{
+	void *p = malloc(size);
+
+	if (!p)
+		bench_die("out of memory allocating %zu bytes", size);
+	return p;
+}
+
+static void usage(const char *argv0)
+{
+	fprintf(stderr,
+		"usage: %s [-q] [-c callers] [-n max-samples] [-t max-seconds] [-m mode]\n",
+		argv0);
+	exit(2);
+}
+
+void bench_parse_opts(int argc, char **argv, struct bench_opts *opts)
+{
+	int c;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->callers = 1;
+	while ((c = getopt(argc, argv, "qc:n:t:m:")) != -1) {
+		switch (c) {
+		case 'q':
+			opts->quick = 1;
+			break;
+		case 'c':
+			opts->callers = atoi(optarg);
+			if (opts->callers < 1)
+				usage(argv[0]);
+			break;
+		case 'n':
+			opts->max_samples = atol(optarg);
+			break;
+		case 't':
+			opts->max_seconds = atof(optarg);
+			break;
+		case 'm':
+			opts->mode = optarg;
+			break;
+		default:
+			usage(argv[0]);
+		}
+	}
+	if (optind != argc)
+		usage(argv[0]);
+}
+
+uint64_t bench_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void bench_sleep_until_ns(uint64_t deadline)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(deadline / 1000000000u),
+		.tv_nsec = (long)(deadline % 1000000000u),
+	};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+void bench_pin_init(void)
+{
+	cpu_set_t set;
+	int cpu;
+
+	nr_allowed_cpus = 0;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+		for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+			if (CPU_ISSET(cpu, &set))
+				allowed_cpus[nr_allowed_cpus++] = cpu;
+	}
+	if (nr_allowed_cpus < 2)
+		fprintf(stderr, "bench: warning: only %d CPU available, reader and updater share it\n",
+			nr_allowed_cpus);
+}
+
+void bench_pin(int slot)
+{
+	cpu_set_t set;
+	int err;
+
+	if (nr_allowed_cpus == 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(allowed_cpus[slot % nr_allowed_cpus], &set);
+	err = sched_setaffinity(0, sizeof(set), &set);
+	if (err)
+		fprintf(stderr, "bench: warning: sched_setaffinity: %s\n", strerror(errno));
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void bench_sort_u64(uint64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_u64);
+}
+
+uint64_t bench_percentile_u64(const uint64_t *sorted, size_t n, double pct)
+{
+	size_t rank;
+
+	if (n == 0)
+		return 0;
+	/* nearest rank: the smallest sample with at least pct% at or below it */
+	rank = (size_t)((pct / 100.0) * (double)n + 0.999999);
+	if (rank < 1)
+		rank = 1;
+	if (rank > n)
+		rank = n;
+	return sorted[rank - 1];
+}
+
+double bench_mean_u64(const uint64_t *v, size_t n)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sum += (double)v[i];
+	return n ? sum / (double)n : 0;
+}
+
+double bench_median(double *v, size_t n)
+{
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void bench_metric(const char *name, double value, const char *unit)
+{
+	printf("%s %.6g %s\n", name, value, unit);
+	fflush(stdout);
+}
+
+void bench_skip(const char *name, const char *why)
+{
+	printf("%s skip -\n", name);
+	fprintf(stderr, "bench: %s skipped: %s\n", name, why);
+	fflush(stdout);
+}

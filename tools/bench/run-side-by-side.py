@@ -1,0 +1,458 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Side-by-side benchmarks: this project's RCU core against Debian's liburcu.
+
+Every benchmark in tools/bench/ is compiled twice from the same source with
+gcc -O2: once against our headers and the libraries of a Meson build
+directory, once against Debian's liburcu (0.13.2 on bookworm).  The two
+builds run interleaved, round after round (ours then liburcu in even rounds,
+liburcu then ours in odd ones), so that machine drift hits both alike; the
+read-side benchmarks run three short processes per side per round.  The
+result is one table: metric | ours | liburcu | ratio (ours/liburcu) | the
+target from the issues | verdict.
+
+liburcu is taken from --ref-dir (default /opt/liburcu-ref, a `dpkg -x` of
+liburcu-dev and liburcu8).  When that directory is absent, the packages are
+fetched with `apt-get download` and unpacked with `dpkg -x` into a cache
+under the build directory; nothing is installed system-wide.
+
+Exit status: 0 when every benchmark ran (whether or not targets are met),
+1 when a benchmark crashed, lost callbacks, timed out or failed to build
+against our library, 2 on a usage or set-up error.  Target verdicts are
+informational.
+
+Python 3 standard library only.
+"""
+
+import argparse
+import datetime
+import glob
+import json
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC_ROOT = os.path.dirname(os.path.dirname(HERE))
+COMMON_SOURCES = ["bench-reader.c", "bench-util.c"]
+RUN_TIMEOUT_S = 120
+
+# Binaries: name -> (main source, flavor, inline fast paths?)
+BINARIES = {}
+for _fl in ("memb", "qsbr", "mb", "bp", "signal"):
+    BINARIES["read-%s-inline" % _fl] = ("bench-read.c", _fl, True)
+for _fl in ("memb", "qsbr"):
+    BINARIES["read-%s-call" % _fl] = ("bench-read.c", _fl, False)
+for _fl in ("memb", "mb", "qsbr", "bp", "signal"):
+    BINARIES["sync-%s" % _fl] = ("bench-sync.c", _fl, True)
+BINARIES["callback-memb"] = ("bench-callback.c", "memb", True)
+
+# Benchmarks that may be missing from our library without that being an
+# error: call_rcu lands separately from the core.
+OPTIONAL_OURS = {"callback-memb"}
+
+# Runs, in the order of a round: (binary, arguments, processes per side per
+# round, metrics it prints).  The read-side figures move between processes
+# of the same binary (placement of the thread's data, what shares the core),
+# so each round runs several short read processes per side, interleaved, and
+# keeps their median.
+READ_REPEAT = 3
+RUNS = [
+    ("read-memb-inline", [], READ_REPEAT, ["read.memb.inline"]),
+    ("read-memb-call", [], READ_REPEAT, ["read.memb.call"]),
+    ("read-qsbr-inline", [], READ_REPEAT, ["read.qsbr.inline"]),
+    ("read-qsbr-call", [], READ_REPEAT, ["read.qsbr.call"]),
+    ("read-mb-inline", [], READ_REPEAT, ["read.mb.inline"]),
+    ("read-bp-inline", [], READ_REPEAT, ["read.bp.inline"]),
+    ("read-signal-inline", [], READ_REPEAT, ["read.signal.inline"]),
+]
+for _fl in ("memb", "mb", "qsbr", "bp", "signal"):
+    RUNS.append(("sync-" + _fl, [], 1,
+                 ["sync.%s.%s" % (_fl, s) for s in ("p50", "mean", "p99", "samples")]))
+RUNS += [
+    ("sync-memb", ["-c", "4"], 1, ["sync4.memb.gps", "sync4.memb.mean"]),
+    ("callback-memb", ["-m", "latency"], 1,
+     ["cblat.memb.p50", "cblat.memb.p99", "cblat.memb.mean"]),
+    ("callback-memb", ["-m", "throughput"], 1,
+     ["cbtput.memb.rate", "cbtput.memb.enqueue_rate", "cbtput.memb.max_backlog",
+      "cbtput.memb.stalls"]),
+]
+
+# Targets from issue 2 ("Performance targets") and issue 3.
+#   ("ratio<=", x): ours/liburcu at most x;  ("ratio>=", x): at least x;
+#   ("ours<=", x): our absolute value at most x (in the metric's unit).
+TARGETS = {
+    "read.memb.inline": ("ratio<=", 0.75),
+    "read.memb.call": ("ours<=", 3.0),
+    "read.qsbr.inline": ("ratio<=", 1.0),
+    "sync.memb.p50": ("ratio<=", 0.55),
+    "sync.bp.mean": ("ratio<=", 0.5),
+    "sync.signal.p50": ("ratio<=", 0.2),
+    "sync4.memb.gps": ("ratio>=", 1.5),
+    "cblat.memb.p50": ("ours<=", 250.0),
+    "cblat.memb.p99": ("ours<=", 2000.0),
+    "cbtput.memb.rate": ("ratio>=", 1.0),
+}
+
+SIDES = ("ours", "liburcu")
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def multiarch():
+    try:
+        out = subprocess.run(["gcc", "-print-multiarch"], capture_output=True,
+                             text=True, check=False).stdout.strip()
+        if out:
+            return out
+    except OSError:
+        pass
+    return "x86_64-linux-gnu"
+
+
+def find_ref_tree(root, triplet):
+    """Returns (include dir, lib dir) of an unpacked liburcu, or None."""
+    for inc in (os.path.join(root, "usr/include", triplet), os.path.join(root, "usr/include")):
+        if os.path.isfile(os.path.join(inc, "urcu.h")):
+            break
+    else:
+        return None
+    for lib in (os.path.join(root, "usr/lib", triplet), os.path.join(root, "usr/lib")):
+        if os.path.exists(os.path.join(lib, "liburcu-memb.so")) or \
+           os.path.exists(os.path.join(lib, "liburcu.so")):
+            return inc, lib
+    return None
+
+
+def fetch_ref(cache, triplet):
+    """apt-get download + dpkg -x liburcu into @cache; returns the tree or None."""
+    debs = os.path.join(cache, "debs")
+    os.makedirs(debs, exist_ok=True)
+    if not glob.glob(os.path.join(debs, "*.deb")):
+        # liburcu8 on bookworm; the runtime package was renamed on later releases
+        for pkgs in (["liburcu-dev", "liburcu8"], ["liburcu-dev", "liburcu8t64"]):
+            log("bench: fetching %s with apt-get download into %s" % (" ".join(pkgs), debs))
+            r = subprocess.run(["apt-get", "download"] + pkgs, cwd=debs, check=False)
+            if r.returncode == 0:
+                break
+        else:
+            return None
+    for deb in sorted(glob.glob(os.path.join(debs, "*.deb"))):
+        r = subprocess.run(["dpkg", "-x", deb, cache], check=False)
+        if r.returncode != 0:
+            log("bench: dpkg -x %s failed" % deb)
+            return None
+    return find_ref_tree(cache, triplet)
+
+
+def ref_version(inc, lib):
+    """liburcu's version from its pkg-config file, else from its headers."""
+    pc = os.path.join(lib, "pkgconfig", "liburcu.pc")
+    try:
+        with open(pc) as f:
+            for line in f:
+                if line.startswith("Version:"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
+
+def sh(cmd):
+    return " ".join(shlex.quote(c) for c in cmd)
+
+
+def compile_one(side, name, outdir, incs, libdir, cc, log_f):
+    src, flavor, inline = BINARIES[name]
+    exe = os.path.join(outdir, name)
+    cmd = [cc, "-O2", "-g", "-std=gnu11", "-pthread", "-Wall", "-D_GNU_SOURCE",
+           "-DBENCH_FLAVOR_" + flavor.upper()]
+    if inline:
+        cmd.append("-D_LGPL_SOURCE")
+    cmd += ["-I" + d for d in incs]
+    cmd += [os.path.join(HERE, s) for s in [src] + COMMON_SOURCES]
+    # DT_RPATH (not RUNPATH) so that it also wins for the libraries' own
+    # dependency on liburcu-common, whatever LD_LIBRARY_PATH says.
+    cmd += ["-o", exe, "-L" + libdir, "-Wl,--disable-new-dtags,-rpath," + libdir,
+            "-lurcu-" + flavor, "-lurcu-common", "-lpthread"]
+    r = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    log_f.write("$ %s\n%s%s\n" % (sh(cmd), r.stdout, r.stderr))
+    if r.returncode != 0:
+        return None, (r.stderr.strip().splitlines() or ["?"])[-1]
+    return exe, None
+
+
+def check_linkage(exe, libdir):
+    """True when every liburcu library @exe loads comes from @libdir."""
+    r = subprocess.run(["ldd", exe], capture_output=True, text=True, check=False,
+                       env=clean_env())
+    real = os.path.realpath(libdir)
+    for line in r.stdout.splitlines():
+        parts = line.split()
+        if parts and parts[0].startswith("liburcu"):
+            if len(parts) < 3 or not os.path.realpath(parts[2]).startswith(real + os.sep):
+                return False
+    return True
+
+
+def clean_env():
+    env = dict(os.environ)
+    env.pop("LD_LIBRARY_PATH", None)
+    env.pop("LD_PRELOAD", None)
+    return env
+
+
+def run_one(exe, args):
+    """Runs one benchmark; returns (metrics dict or None, error text or None)."""
+    try:
+        r = subprocess.run([exe] + args, capture_output=True, text=True,
+                           timeout=RUN_TIMEOUT_S, check=False, env=clean_env())
+    except subprocess.TimeoutExpired:
+        return None, "timed out after %d s" % RUN_TIMEOUT_S
+    if r.returncode != 0:
+        why = ("killed by signal %d" % -r.returncode) if r.returncode < 0 \
+            else ("exit status %d" % r.returncode)
+        tail = " | ".join(r.stderr.strip().splitlines()[-3:])
+        return None, "%s%s" % (why, (": " + tail) if tail else "")
+    metrics = {}
+    for line in r.stdout.splitlines():
+        parts = line.split()
+        if len(parts) != 3:
+            continue
+        if parts[1] == "skip":
+            metrics[parts[0]] = None
+            continue
+        try:
+            metrics[parts[0]] = (float(parts[1]), parts[2])
+        except ValueError:
+            pass
+    return metrics, None
+
+
+def fmt(value, unit):
+    if value is None:
+        return "skip"
+    if unit in ("gp/s", "cb/s"):
+        for div, suf in ((1e6, "M"), (1e3, "k")):
+            if value >= div:
+                return "%.3g%s %s" % (value / div, suf, unit)
+        return "%.3g %s" % (value, unit)
+    if unit in ("cbs", "count", "gps"):
+        return "%d %s" % (round(value), unit)
+    if value >= 100:
+        return "%.0f %s" % (value, unit)
+    return "%.3g %s" % (value, unit)
+
+
+def verdict(metric, ours, theirs):
+    target = TARGETS.get(metric)
+    if not target:
+        return "", "-"
+    kind, x = target
+    if kind == "ratio<=":
+        text = "<= %gx" % x
+    elif kind == "ratio>=":
+        text = ">= %gx" % x
+    else:
+        text = "<= %g" % x
+    if ours is None or (kind.startswith("ratio") and (theirs is None or theirs == 0)):
+        return text, "n/a"
+    if kind == "ratio<=":
+        ok = ours / theirs <= x
+    elif kind == "ratio>=":
+        ok = ours / theirs >= x
+    else:
+        ok = ours <= x
+    return text, "meets" if ok else "misses"
+
+
+def print_table(results, units, rounds):
+    rows = []
+    for _, _, _, metrics in RUNS:
+        for m in metrics:
+            if m not in results["ours"] and m not in results["liburcu"]:
+                continue
+            if any(r[0] == m for r in rows):
+                continue
+            med = {}
+            for side in SIDES:
+                vals = [v for v in results[side].get(m, []) if v is not None]
+                med[side] = statistics.median(vals) if vals else None
+            ours, theirs = med["ours"], med["liburcu"]
+            unit = units.get(m, "")
+            ratio = "-"
+            if ours is not None and theirs:
+                ratio = "%.2f" % (ours / theirs)
+            spread = "-"
+            pairs = [(o, t) for o, t in zip(results["ours"].get(m, []),
+                                            results["liburcu"].get(m, []))
+                     if o is not None and t]
+            if len(pairs) > 1:
+                rs = [o / t for o, t in pairs]
+                spread = "%.2f-%.2f" % (min(rs), max(rs))
+            target, verd = verdict(m, ours, theirs)
+            rows.append((m, fmt(ours, unit), fmt(theirs, unit), ratio, spread,
+                         target or "-", verd))
+    head = ("metric", "ours", "liburcu", "ratio", "ratio range", "target", "verdict")
+    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
+    line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |"
+    print(line(head))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in rows:
+        print(line(r))
+    print()
+    print("ours / liburcu = median over %d round(s); ratio range = min-max of the per-round "
+          "ratios; lower is better except gp/s and cb/s." % rounds)
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Benchmarks this project's RCU core against "
+                                 "Debian's liburcu, same source, same run.")
+    ap.add_argument("--build-dir", default=os.environ.get("BUILD_DIR",
+                                                          os.path.join(SRC_ROOT, "build")),
+                    help="Meson build directory holding liburcu/liburcu-*.so (default: "
+                    "$BUILD_DIR or <source>/build)")
+    ap.add_argument("--ref-dir", default="/opt/liburcu-ref",
+                    help="dpkg -x tree of liburcu-dev + liburcu8 (default: /opt/liburcu-ref; "
+                    "fetched into the build directory when absent)")
+    ap.add_argument("--quick", action="store_true",
+                    help="short runs, one round (a smoke test, ~30 s)")
+    ap.add_argument("--rounds", type=int, default=None,
+                    help="interleaved rounds (default 3, 1 with --quick)")
+    ap.add_argument("--only", default=None,
+                    help="run only benchmarks whose binary name contains this string")
+    ap.add_argument("--json", default=None, help="also write every per-round value here")
+    ap.add_argument("--cc", default="gcc", help="C compiler (default gcc)")
+    opts = ap.parse_args()
+    rounds = opts.rounds or (1 if opts.quick else 3)
+    sys.stdout.reconfigure(line_buffering=True)
+
+    build = os.path.abspath(opts.build_dir)
+    our_libdir = os.path.join(build, "liburcu")
+    if not os.path.isdir(our_libdir):
+        log("bench: no %s: configure and build first (meson setup %s %s && ninja -C %s)"
+            % (our_libdir, build, SRC_ROOT, build))
+        return 2
+    workdir = os.path.join(build, "bench-side-by-side")
+    os.makedirs(workdir, exist_ok=True)
+
+    triplet = multiarch()
+    ref = find_ref_tree(opts.ref_dir, triplet)
+    if ref is None:
+        cache = os.path.join(workdir, "liburcu-ref")
+        ref = find_ref_tree(cache, triplet) or fetch_ref(cache, triplet)
+        if ref is None:
+            log("bench: liburcu not found in %s and could not be fetched into %s"
+                % (opts.ref_dir, cache))
+            return 2
+    ref_inc, ref_lib = ref
+
+    our_incs = [os.path.join(SRC_ROOT, "liburcu/include"), os.path.join(SRC_ROOT, "arch/include")]
+    our_incs += [d for d in (os.path.join(build, "arch/include"),
+                             os.path.join(build, "liburcu/include")) if os.path.isdir(d)]
+    setups = {"ours": (our_incs, our_libdir), "liburcu": ([ref_inc], ref_lib)}
+
+    # Build everything first, so that no compile runs between measurements.
+    failures = []
+    exes = {side: {} for side in SIDES}
+    with open(os.path.join(workdir, "build.log"), "w") as log_f:
+        for side in SIDES:
+            incs, libdir = setups[side]
+            outdir = os.path.join(workdir, side)
+            os.makedirs(outdir, exist_ok=True)
+            for name in BINARIES:
+                if opts.only and opts.only not in name:
+                    continue
+                flavor = BINARIES[name][1]
+                if not os.path.exists(os.path.join(libdir, "liburcu-%s.so" % flavor)):
+                    log("bench: %s: no liburcu-%s in %s, skipped" % (side, flavor, libdir))
+                    continue
+                exe, err = compile_one(side, name, outdir, incs, libdir, opts.cc, log_f)
+                if exe is None:
+                    if side == "ours" and name not in OPTIONAL_OURS:
+                        failures.append("%s/%s: build failed: %s" % (side, name, err))
+                    log("bench: %s/%s does not build (%s), skipped; see %s/build.log"
+                        % (side, name, err, workdir))
+                    continue
+                if not check_linkage(exe, libdir):
+                    log("bench: %s/%s does not load its libraries from %s" % (side, name, libdir))
+                    return 2
+                exes[side][name] = exe
+
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    try:
+        with open("/proc/loadavg") as f:
+            load_before = " ".join(f.read().split()[:3])
+    except OSError:
+        load_before = "?"
+    print("# side-by-side: ours (%s) vs liburcu %s (%s)" % (build, ref_version(ref_inc, ref_lib),
+                                                         os.path.dirname(ref_lib)))
+    print("# command: %s" % sh([sys.argv[0]] + sys.argv[1:]))
+    print("# started %s, load average %s, %d CPUs, %d round(s)%s"
+          % (stamp, load_before, os.cpu_count() or 0, rounds, ", quick" if opts.quick else ""))
+    sys.stdout.flush()
+
+    results = {side: {} for side in SIDES}
+    units = {}
+    extra = ["-q"] if opts.quick else []
+    for rnd in range(rounds):
+        order = SIDES if rnd % 2 == 0 else tuple(reversed(SIDES))
+        for name, args, repeat, metrics in RUNS:
+            if opts.only and opts.only not in name:
+                continue
+            got = {side: {m: [] for m in metrics} for side in SIDES}
+            for _ in range(repeat):
+                for side in order:
+                    exe = exes[side].get(name)
+                    if exe is None:
+                        continue
+                    out, err = run_one(exe, args + extra)
+                    if out is None:
+                        failures.append("%s/%s %s (round %d): %s"
+                                        % (side, name, " ".join(args), rnd + 1, err))
+                        log("bench: %s" % failures[-1])
+                        continue
+                    for m in metrics:
+                        if out.get(m):
+                            got[side][m].append(out[m][0])
+                            units[m] = out[m][1]
+            # one entry per round (None when not measured), so rounds pair up
+            for side in SIDES:
+                if exes[side].get(name) is None:
+                    continue
+                for m in metrics:
+                    vals = got[side][m]
+                    results[side].setdefault(m, []).append(
+                        statistics.median(vals) if vals else None)
+        log("bench: round %d/%d done" % (rnd + 1, rounds))
+
+    try:
+        with open("/proc/loadavg") as f:
+            load_after = " ".join(f.read().split()[:3])
+    except OSError:
+        load_after = "?"
+    print("# finished %s, load average %s"
+          % (datetime.datetime.now(datetime.timezone.utc).strftime("%H:%M:%S UTC"), load_after))
+    print()
+    print_table(results, units, rounds)
+
+    if opts.json:
+        with open(opts.json, "w") as f:
+            json.dump({"started": stamp, "rounds": rounds, "quick": opts.quick,
+                       "units": units, "results": results, "failures": failures}, f, indent=1)
+
+    if failures:
+        print()
+        print("FAILED:")
+        for f in failures:
+            print("  " + f)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
