@@ -11,8 +11,9 @@
  * application may pass these three to pthread_atfork()).
  *
  * before_fork runs the registered hooks' before_fork, takes callrcu.lock and
- * parks every worker at a safe point: between batches, offline (qsbr), not
- * in a read-side critical section, holding no lock.  It returns with
+ * parks every worker at a safe point: between batches, unregistered from the
+ * reader registry (so that the child's registry holds no record of a thread
+ * that does not exist there), holding no lock.  It returns with
  * callrcu.lock held, so the child inherits a consistent worker list.
  *
  * after_fork_parent unparks the workers, releases the lock and runs the

@@ -48,8 +48,8 @@
  * enqueuers never read crdp->sleep, so call_rcu() makes no system call.
  *
  * qsbr: a worker is online only while it invokes callbacks and waits for the
- * grace period; it is offline while idle, sleeping or parked, so an idle
- * worker never holds up grace periods.
+ * grace period; it is offline while idle or sleeping, so an idle worker never
+ * holds up grace periods.  A parked worker (fork) is not even registered.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -229,9 +229,15 @@ static void *worker_thread(void *arg)
 
 		/* Pause before stop: a parked worker must not exit (fork). */
 		if (s & CRDP_PAUSE) {
-			URCU_FN(thread_offline)();
+			/*
+			 * Leave the reader registry while parked: in a fork
+			 * child this thread does not exist, and glibc may
+			 * give its stack and TLS (our reader record) to a
+			 * new thread, which must find the record unlinked.
+			 */
+			URCU_FN(unregister_thread)();
 			worker_park(crdp);
-			URCU_FN(thread_online)();
+			URCU_FN(register_thread)();
 			continue;
 		}
 		if (s & CRDP_STOP)
