@@ -37,15 +37,18 @@ trap 'rm -rf "$dir"' EXIT
 n=0
 failed=0
 
-# case EXPECT NAME BODY: EXPECT is "accepts" or "rejects"
+# case EXPECT NAME BODY [PRELUDE]: EXPECT is "accepts" or "rejects";
+# PRELUDE goes before the #include.
 case_() {
 	n=$((n + 1))
 	src="$dir/case$n.$ext"
 	cat > "$src" <<EOF
+${4:-}
 #include <urcu/pointer.h>
 struct foo { int a; };
-struct bar { int b; };
+struct bar { int b; struct bar *next; };
 struct bar *bp;
+struct bar *volatile vbp;
 struct foo fobj;
 struct bar bobj;
 int fn(void);
@@ -82,6 +85,14 @@ case_ accepts "rcu_dereference into the right type, and ->field" \
 	'struct bar *p = rcu_dereference(bp); return p->b + rcu_dereference(bp)->b;'
 case_ accepts "cmm_ptr_eq of the same type" \
 	'return cmm_ptr_eq(bp, &bobj);'
+qualified='const struct bar *c = &bobj; struct bar *o;
+	o = rcu_dereference(c->next); o = rcu_dereference(vbp);
+	o = rcu_xchg_pointer(&vbp, o); o = rcu_cmpxchg_pointer(&vbp, o, NULL);
+	rcu_assign_pointer(vbp, o); return o != NULL;'
+case_ accepts "qualified pointers (const holder, volatile slot), no warning" \
+	"$qualified"
+case_ accepts "the same with URCU_DEREFERENCE_USE_VOLATILE" \
+	"$qualified" '#define URCU_DEREFERENCE_USE_VOLATILE'
 case_ rejects "rcu_assign_pointer(struct bar *, struct foo *)" \
 	'rcu_assign_pointer(bp, &fobj);'
 case_ rejects "rcu_set_pointer(struct bar **, struct foo *)" \

@@ -37,6 +37,19 @@
 #include <urcu/uatomic.h>
 
 /*
+ * URCU_I_UNQUAL_TYPEOF(x): the type of x without const/volatile, for
+ * temporaries and casts built from a possibly qualified lvalue.  An rvalue
+ * has no qualifiers: in C a comma expression yields one, in C++ (where the
+ * comma keeps an lvalue) unary plus does, for pointers and arithmetic types
+ * alike.
+ */
+#ifdef __cplusplus
+#define URCU_I_UNQUAL_TYPEOF(x)	__typeof__(+(x))
+#else
+#define URCU_I_UNQUAL_TYPEOF(x)	__typeof__(((void) 0, (x)))
+#endif
+
+/*
  * rcu_dereference(p): load the RCU-protected pointer p (an lvalue) for use
  * inside a read-side critical section.  Usable as an expression:
  * rcu_dereference(head)->field.
@@ -65,7 +78,8 @@ static inline void *urcu_i_deref_volatile(void *const volatile *pp)
 	return p;
 }
 #define rcu_dereference(p)						\
-	((__typeof__(p)) urcu_i_deref_volatile((void *const volatile *) &(p)))
+	((URCU_I_UNQUAL_TYPEOF(p))					\
+	 urcu_i_deref_volatile((void *const volatile *) &(p)))
 #else
 /* Consume load: pairs with the release store in rcu_set_pointer(). */
 #define rcu_dereference(p)	__atomic_load_n(&(p), __ATOMIC_CONSUME)
@@ -107,12 +121,13 @@ static inline void *urcu_i_deref_volatile(void *const volatile *pp)
 #define rcu_xchg_pointer(pp, v)						\
 	__extension__ ({						\
 		__typeof__(*(pp)) urcu_i_xchg_v = (v);			\
-		(__typeof__(*(pp))) uatomic_xchg((pp), urcu_i_xchg_v);	\
+		(URCU_I_UNQUAL_TYPEOF(*(pp)))				\
+			uatomic_xchg((pp), urcu_i_xchg_v);		\
 	})
 
 /*
- * rcu_cmpxchg_pointer(pp, old, newv): if *pp equals old, store newv; return the
- * value *pp held before (equal to old exactly when the store happened).
+ * rcu_cmpxchg_pointer(pp, old, newv): if *pp equals old, store newv; return
+ * the value *pp held before (equal to old exactly when the store happened).
  *
  * Ordering: full, as uatomic_cmpxchg(): a full barrier before and after, so a
  * successful exchange publishes newv (pairs with rcu_dereference()).
@@ -121,8 +136,9 @@ static inline void *urcu_i_deref_volatile(void *const volatile *pp)
 	__extension__ ({						\
 		__typeof__(*(pp)) urcu_i_cmpxchg_old = (old);		\
 		__typeof__(*(pp)) urcu_i_cmpxchg_new = (newv);		\
-		(__typeof__(*(pp))) uatomic_cmpxchg((pp),		\
-				urcu_i_cmpxchg_old, urcu_i_cmpxchg_new); \
+		(URCU_I_UNQUAL_TYPEOF(*(pp)))				\
+			uatomic_cmpxchg((pp), urcu_i_cmpxchg_old,	\
+					urcu_i_cmpxchg_new);		\
 	})
 
 /*
