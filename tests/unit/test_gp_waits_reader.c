@@ -12,6 +12,14 @@
  * "readers had left" check and (usually) the readers' liveness checks; one
  * that loses the readers' wake-up fails the latency check or hangs into the
  * test timeout.
+ *
+ * A last round has three updaters call synchronize_rcu concurrently while
+ * one reader holds the object: grace periods are shared between concurrent
+ * callers, and every one of them must still wait for the reader.
+ *
+ * memb and bp also run this with URCU_DISABLE_MEMBARRIER=1 in the
+ * environment (fenced readers instead of membarrier(2)); the test then
+ * checks that the library did fall back.
  */
 #include <stdbool.h>
 
@@ -108,6 +116,69 @@ static void run_round(int round, const long *hold_ms, int nreaders)
 	}
 }
 
+#define NUPDATERS	3
+
+struct updater {
+	struct reader *rd;
+	int waiting;
+	int saw_left;
+};
+
+static void *updater_thread(void *arg)
+{
+	struct updater *up = (struct updater *) arg;
+
+	t_store(&up->waiting, 1);
+	T_FN(synchronize_rcu)();
+	up->saw_left = t_load(&up->rd->left);
+	return NULL;
+}
+
+static void concurrent_updaters(int round)
+{
+	struct reader rd;
+	struct updater up[NUPDATERS];
+	pthread_t rtid, utid[NUPDATERS];
+	struct t_obj *old;
+	int i, all = 1;
+
+	memset(&rd, 0, sizeof(rd));
+	memset(up, 0, sizeof(up));
+	rd.hold_ms = 100;
+	rtid = t_thread_start(reader_thread, &rd);
+	t_wait_for(&rd.in, 1, 10000, "the reader to enter its critical section");
+	old = rcu_xchg_pointer(&shared, t_obj_new((unsigned long) round + 1));
+	for (i = 0; i < NUPDATERS; i++) {
+		up[i].rd = &rd;
+		utid[i] = t_thread_start(updater_thread, &up[i]);
+	}
+	for (i = 0; i < NUPDATERS; i++) {
+		t_thread_join(utid[i]);
+		if (!up[i].saw_left)
+			all = 0;
+	}
+	t_obj_kill(old);
+	t_thread_join(rtid);
+	free(old);
+	tap_ok(all, "%s/%s round %d: %d concurrent synchronize_rcu callers all waited for the "
+		"reader", T_FLAVOR, T_MODE, round, NUPDATERS);
+	tap_ok(rd.live_at_end, "%s/%s round %d: the reader's object stayed alive",
+		T_FLAVOR, T_MODE, round);
+}
+
+static void check_membarrier_mode(void)
+{
+#if defined(TEST_FLAVOR_MEMB) || defined(TEST_FLAVOR_BP)
+	int avail = T_FN(membarrier_available)();
+	const char *off = getenv("URCU_DISABLE_MEMBARRIER");
+
+	tap_diag("%s: membarrier(2) in use: %d", T_FLAVOR, avail);
+	if (off && *off && strcmp(off, "0") != 0)
+		tap_ok(avail == 0, "%s/%s: URCU_DISABLE_MEMBARRIER set: readers fall back to "
+			"fences (membarrier_available() == 0)", T_FLAVOR, T_MODE);
+#endif
+}
+
 int main(void)
 {
 	static const long one_long[] = { 100 };
@@ -122,6 +193,8 @@ int main(void)
 	run_round(round++, staggered, 2);
 	run_round(round++, reversed, 2);
 	run_round(round++, short_cs, 1);
+	concurrent_updaters(round++);
+	check_membarrier_mode();
 	free(shared);
 	return tap_done();
 }
