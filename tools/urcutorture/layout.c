@@ -198,6 +198,16 @@ int ut_layout_setup(struct ut_run *run)
 			ut_worker_add(run, label, crdp, ops->get_call_rcu_thread(crdp), true, cpu);
 		}
 	}
+	if (ops->call_rcu_stats) {
+		run->lib_start = calloc(UT_MAX_WORKERS, sizeof(*run->lib_start));
+		if (run->lib_start) {
+			run->nlib_start = ops->call_rcu_stats(run->lib_start, UT_MAX_WORKERS);
+			if (run->nlib_start > UT_MAX_WORKERS)
+				run->nlib_start = UT_MAX_WORKERS;
+			if (run->nlib_start < 0)
+				run->nlib_start = 0;
+		}
+	}
 	return 0;
 }
 
@@ -236,8 +246,18 @@ void ut_layout_snapshot(struct ut_run *run, struct ut_lib_worker_stat *lib, int 
 		*wr->lat = w->lat;
 		for (int j = 0; j < *nlib; j++) {
 			if (w->thread_known && pthread_equal(lib[j].thread, w->thread)) {
+				uint64_t gp0 = 0, inv0 = 0;
+
+				/* Workers that outlive a combination: count its share only. */
+				for (int k = 0; k < run->nlib_start; k++) {
+					if (pthread_equal(run->lib_start[k].thread, w->thread)) {
+						gp0 = run->lib_start[k].grace_periods;
+						inv0 = run->lib_start[k].invoked;
+					}
+				}
 				wr->lib_stats = true;
-				wr->grace_periods = lib[j].grace_periods;
+				wr->grace_periods = lib[j].grace_periods - gp0;
+				wr->lib_invoked = lib[j].invoked - inv0;
 				wr->lib_max_backlog = lib[j].max_backlog;
 				if (wr->cpu_affinity < 0)
 					wr->cpu_affinity = lib[j].cpu_affinity;

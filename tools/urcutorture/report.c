@@ -273,7 +273,7 @@ void ut_report_result(const struct ut_config *cfg, const struct ut_result *r)
 				snprintf(gps, sizeof(gps), "-");
 			ut_out(cfg, "  %-26s %5d %5d %10llu %10llu %9s %9s %9s %8s\n", w->label,
 			       w->cpu_affinity, w->cpu_seen, (unsigned long long)w->invoked,
-			       (unsigned long long)(w->lib_stats ? w->lib_max_backlog : w->max_backlog),
+			       (unsigned long long)w->max_backlog,
 			       w->lat->count ? p50 : "-", w->lat->count ? p99 : "-", ct, gps);
 		}
 	}
@@ -443,12 +443,17 @@ static void json_result(struct uj *j, const struct ut_config *cfg, const struct 
 		uj_i64(j, "cpu_seen", w->cpu_seen);
 		uj_u64(j, "queued", w->queued);
 		uj_u64(j, "invoked", w->invoked);
-		uj_u64(j, "max_backlog", w->lib_stats ? w->lib_max_backlog : w->max_backlog);
-		uj_str(j, "max_backlog_source", w->lib_stats ? "library" : "tool");
-		if (w->lib_stats)
+		uj_u64(j, "max_backlog", w->max_backlog);
+		if (w->lib_stats) {
 			uj_u64(j, "grace_periods", w->grace_periods);
-		else
+			uj_obj(j, "library");
+			uj_u64(j, "invoked", w->lib_invoked);
+			uj_u64(j, "grace_periods", w->grace_periods);
+			uj_u64(j, "max_backlog_since_worker_start", w->lib_max_backlog);
+			uj_end_obj(j);
+		} else {
 			uj_null(j, "grace_periods");
+		}
 		if (w->cpu_time_s >= 0)
 			uj_dbl(j, "cpu_time_s", w->cpu_time_s);
 		else

@@ -368,6 +368,7 @@ out_unregister:
 	}
 	free(run->threads);
 	free(run->mode_data);
+	free(run->lib_start);
 	pthread_mutex_destroy(&run->workers_lock);
 	free(run);
 	free(lib);

@@ -239,9 +239,10 @@ struct ut_worker_result {
 	uint64_t invoked;
 	uint64_t max_backlog;	/* measured by the tool */
 	double cpu_time_s;	/* -1 unknown */
-	bool lib_stats;		/* grace_periods/lib_max_backlog valid */
-	uint64_t grace_periods;
-	uint64_t lib_max_backlog;
+	bool lib_stats;		/* the library's figures below are valid */
+	uint64_t grace_periods;	/* waited during this combination */
+	uint64_t lib_invoked;	/* invoked during this combination, library's count */
+	uint64_t lib_max_backlog; /* since the worker started (may predate the run) */
 	struct ut_hist *lat;	/* enqueue -> invoke, ns */
 };
 
@@ -363,6 +364,9 @@ struct ut_run {
 	int pin_failed;			/* atomic */
 	char pin_error[160];
 	uint64_t phase;			/* bumped by the controller; watchdog progress */
+	/* Library worker statistics when the layout was set up (for deltas). */
+	struct ut_lib_worker_stat *lib_start;
+	int nlib_start;
 	const struct ut_mode_ops *mode;
 };
 
