@@ -303,6 +303,10 @@ static void *stress_updater(void *arg)
 		struct obj *n = obj_get(run), *old;
 		int m = methods[ut_rng_below(&t->rng, (uint64_t)nmethods)];
 
+		/* Keep memory bounded: past the bound, wait for a grace period. */
+		if (m == M_CALL_RCU && ut_outstanding(run) >= run->cfg->max_outstanding)
+			m = M_SYNC;
+
 		if (!n) {
 			ut_thread_set_state(t, "out of memory");
 			ut_rcu_pause(t, 1000000);
