@@ -325,6 +325,9 @@ void URCU_FN(synchronize_rcu)(void)
 #if URCU_FLAVOR_IS_QSBR
 	bool was_online = URCU_FN(read_ongoing)();
 
+	/* Counted only by debug builds (read_lock is free otherwise). */
+	if (URCU_FN(i_reader).debug_nest)
+		URCU_FN(i_debug_misuse)("synchronize_rcu");
 	if (was_online)
 		URCU_FN(thread_offline)();
 #else

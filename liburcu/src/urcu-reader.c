@@ -189,10 +189,12 @@ int URCU_FN(i_online)(void)
 
 void URCU_FN(read_lock)(void)
 {
+	URCU_FN(i_read_lock)();
 }
 
 void URCU_FN(read_unlock)(void)
 {
+	URCU_FN(i_read_unlock)();
 }
 
 int URCU_FN(read_ongoing)(void)
@@ -203,6 +205,15 @@ int URCU_FN(read_ongoing)(void)
 void URCU_FN(quiescent_state)(void)
 {
 	URCU_FN(i_quiescent_state)();
+}
+
+void URCU_FN(i_debug_misuse)(const char *func)
+{
+	if (URCU_FN(i_reader).ctr == URCU_READER_UNREGISTERED)
+		urcu_common_die(func, "thread is not registered with urcu_qsbr");
+	if (URCU_FN(i_reader).debug_nest == 0)
+		urcu_common_die(func, "called without a matching rcu_read_lock");
+	urcu_common_die(func, "called inside a read-side critical section");
 }
 
 void URCU_FN(i_quiescent_state_slow)(unsigned long g)
@@ -235,6 +246,8 @@ void URCU_FN(thread_offline)(void)
 
 	if (!r->registered)
 		urcu_common_die("rcu_thread_offline", "thread is not registered with urcu_qsbr");
+	if (r->debug_nest)
+		URCU_FN(i_debug_misuse)("rcu_thread_offline");
 	/* Full fence: read-side accesses end before we look offline. */
 	cmm_smp_mb();
 	uatomic_store(&r->ctr, 0UL, CMM_RELEASE);

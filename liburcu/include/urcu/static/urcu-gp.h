@@ -31,6 +31,7 @@
 #include <urcu/compiler.h>
 #include <urcu/arch.h>
 #include <urcu/list.h>
+#include <urcu/config.h>
 
 #define URCU_GP_NEST_BITS	16
 #define URCU_GP_NEST_MASK	((1UL << URCU_GP_NEST_BITS) - 1)
@@ -59,9 +60,19 @@ struct urcu_i_reader {
 	/* Registry bookkeeping, touched under the registry lock only. */
 	unsigned char registered;
 	unsigned char lazy;		/* bp: registered by read_lock */
+	/* qsbr debug builds: read-side nesting depth (read_lock is free otherwise). */
+	unsigned int debug_nest;
 	struct cds_list_head node;
 	pthread_t tid;
 } __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
+
+/*
+ * Expensive checks (debug_checks build option, or DEBUG_RCU defined by the
+ * user): qsbr counts read-side nesting so that misuse is caught there too.
+ */
+#if defined(CONFIG_RCU_DEBUG) || defined(DEBUG_RCU)
+#define URCU_I_DEBUG_CHECKS 1
+#endif
 
 /* Thread-local storage of the library: initial-exec, no __tls_get_addr. */
 #if defined(__GNUC__) && !defined(URCU_NO_TLS_MODEL)

@@ -24,13 +24,25 @@ URCU_API extern struct urcu_i_gp urcu_qsbr_i_gp;
 URCU_API extern __thread struct urcu_i_reader urcu_qsbr_i_reader URCU_I_TLS_MODEL;
 /* Out of line: announce a new quiescent state, wake a sleeping updater. */
 URCU_API void urcu_qsbr_i_quiescent_state_slow(unsigned long g);
+/* Out of line (debug checks): report a misuse detected by the depth count. */
+URCU_API void urcu_qsbr_i_debug_misuse(const char *func);
 
 static inline void urcu_qsbr_i_read_lock(void)
 {
+#ifdef URCU_I_DEBUG_CHECKS
+	if (urcu_qsbr_i_reader.ctr == URCU_READER_UNREGISTERED)
+		urcu_qsbr_i_debug_misuse("rcu_read_lock");
+	urcu_qsbr_i_reader.debug_nest++;
+#endif
 }
 
 static inline void urcu_qsbr_i_read_unlock(void)
 {
+#ifdef URCU_I_DEBUG_CHECKS
+	if (urcu_qsbr_i_reader.debug_nest == 0)
+		urcu_qsbr_i_debug_misuse("rcu_read_unlock");
+	urcu_qsbr_i_reader.debug_nest--;
+#endif
 }
 
 /* qsbr: "ongoing" means online, as in liburcu. */
@@ -52,6 +64,10 @@ static inline void urcu_qsbr_i_quiescent_state(void)
 	unsigned long c = urcu_qsbr_i_reader.ctr;
 	unsigned long g = CMM_LOAD_SHARED(urcu_qsbr_i_gp.ctr);
 
+#ifdef URCU_I_DEBUG_CHECKS
+	if (urcu_qsbr_i_reader.debug_nest)
+		urcu_qsbr_i_debug_misuse("rcu_quiescent_state");
+#endif
 	/* Offline or unregistered threads, and up-to-date ones, skip. */
 	if (caa_unlikely((c ^ g) & URCU_GP_SEQ_MASK) && c != 0
 			&& c != URCU_READER_UNREGISTERED)
