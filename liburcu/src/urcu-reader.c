@@ -184,8 +184,7 @@ int URCU_FN(i_online)(void)
 #endif
 }
 
-#if URCU_FLAVOR_IS_QSBR
-/* ---- qsbr read side ------------------------------------------------------ */
+/* ---- the exported read side (the inline versions, out of line) ---------- */
 
 void URCU_FN(read_lock)(void)
 {
@@ -201,6 +200,9 @@ int URCU_FN(read_ongoing)(void)
 {
 	return URCU_FN(i_read_ongoing)();
 }
+
+#if URCU_FLAVOR_IS_QSBR
+/* ---- qsbr read side ------------------------------------------------------ */
 
 void URCU_FN(quiescent_state)(void)
 {
@@ -274,21 +276,6 @@ void URCU_FN(thread_online)(void)
 
 #else /* !URCU_FLAVOR_IS_QSBR */
 /* ---- memb, mb, signal, bp read side -------------------------------------- */
-
-void URCU_FN(read_lock)(void)
-{
-	URCU_FN(i_read_lock)();
-}
-
-void URCU_FN(read_unlock)(void)
-{
-	URCU_FN(i_read_unlock)();
-}
-
-int URCU_FN(read_ongoing)(void)
-{
-	return URCU_FN(i_read_ongoing)();
-}
 
 /* qsbr-only operations: no-ops here, so portable code may call them. */
 void URCU_FN(quiescent_state)(void)
