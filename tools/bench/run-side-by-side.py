@@ -25,6 +25,7 @@ Python 3 standard library only.
 """
 
 import argparse
+import concurrent.futures
 import datetime
 import glob
 import json
@@ -162,11 +163,38 @@ def ref_version(inc, lib):
     return "unknown"
 
 
+def source_revision():
+    """Commit of the source tree, with '+dirty' if the library sources differ from it."""
+    try:
+        rev = subprocess.run(["git", "-C", SRC_ROOT, "rev-parse", "--short", "HEAD"],
+                             capture_output=True, text=True, check=False).stdout.strip()
+        dirty = subprocess.run(["git", "-C", SRC_ROOT, "status", "--porcelain", "--",
+                                "liburcu", "arch"],
+                               capture_output=True, text=True, check=False).stdout.strip()
+    except OSError:
+        return "unknown"
+    return (rev or "unknown") + ("+dirty" if dirty else "")
+
+
+def cpu_times():
+    """(busy, steal, total) jiffies of all CPUs from /proc/stat, or None."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    steal = fields[7] if len(fields) > 7 else 0
+    total = sum(fields[:8])
+    return total - idle - steal, steal, total
+
+
 def sh(cmd):
     return " ".join(shlex.quote(c) for c in cmd)
 
 
-def compile_one(side, name, outdir, incs, libdir, cc, log_f):
+def compile_one(name, outdir, incs, libdir, cc):
+    """Returns (executable or None, last error line or None, log text)."""
     src, flavor, inline = BINARIES[name]
     exe = os.path.join(outdir, name)
     cmd = [cc, "-O2", "-g", "-std=gnu11", "-pthread", "-Wall", "-D_GNU_SOURCE",
@@ -180,10 +208,10 @@ def compile_one(side, name, outdir, incs, libdir, cc, log_f):
     cmd += ["-o", exe, "-L" + libdir, "-Wl,--disable-new-dtags,-rpath," + libdir,
             "-lurcu-" + flavor, "-lurcu-common", "-lpthread"]
     r = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    log_f.write("$ %s\n%s%s\n" % (sh(cmd), r.stdout, r.stderr))
+    text = "$ %s\n%s%s\n" % (sh(cmd), r.stdout, r.stderr)
     if r.returncode != 0:
-        return None, (r.stderr.strip().splitlines() or ["?"])[-1]
-    return exe, None
+        return None, (r.stderr.strip().splitlines() or ["?"])[-1], text
+    return exe, None, text
 
 
 def check_linkage(exe, libdir):
@@ -327,6 +355,9 @@ def main():
                     help="run only benchmarks whose binary name contains this string")
     ap.add_argument("--json", default=None, help="also write every per-round value here")
     ap.add_argument("--cc", default="gcc", help="C compiler (default gcc)")
+    ap.add_argument("--self-compare", action="store_true",
+                    help="build liburcu on both sides (an A/A run): the ratios then show "
+                    "the noise floor of this machine")
     opts = ap.parse_args()
     rounds = opts.rounds or (1 if opts.quick else 3)
     sys.stdout.reconfigure(line_buffering=True)
@@ -355,33 +386,41 @@ def main():
     our_incs += [d for d in (os.path.join(build, "arch/include"),
                              os.path.join(build, "liburcu/include")) if os.path.isdir(d)]
     setups = {"ours": (our_incs, our_libdir), "liburcu": ([ref_inc], ref_lib)}
+    if opts.self_compare:
+        setups["ours"] = setups["liburcu"]
 
-    # Build everything first, so that no compile runs between measurements.
+    # Build everything first (two compilers at a time), so that no compile
+    # runs between measurements.
     failures = []
     exes = {side: {} for side in SIDES}
+    jobs = []
+    for side in SIDES:
+        incs, libdir = setups[side]
+        outdir = os.path.join(workdir, side)
+        os.makedirs(outdir, exist_ok=True)
+        for name in BINARIES:
+            if opts.only and opts.only not in name:
+                continue
+            flavor = BINARIES[name][1]
+            if not os.path.exists(os.path.join(libdir, "liburcu-%s.so" % flavor)):
+                log("bench: %s: no liburcu-%s in %s, skipped" % (side, flavor, libdir))
+                continue
+            jobs.append((side, name, outdir, incs, libdir))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        built = list(pool.map(lambda j: compile_one(j[1], j[2], j[3], j[4], opts.cc), jobs))
     with open(os.path.join(workdir, "build.log"), "w") as log_f:
-        for side in SIDES:
-            incs, libdir = setups[side]
-            outdir = os.path.join(workdir, side)
-            os.makedirs(outdir, exist_ok=True)
-            for name in BINARIES:
-                if opts.only and opts.only not in name:
-                    continue
-                flavor = BINARIES[name][1]
-                if not os.path.exists(os.path.join(libdir, "liburcu-%s.so" % flavor)):
-                    log("bench: %s: no liburcu-%s in %s, skipped" % (side, flavor, libdir))
-                    continue
-                exe, err = compile_one(side, name, outdir, incs, libdir, opts.cc, log_f)
-                if exe is None:
-                    if side == "ours" and name not in OPTIONAL_OURS:
-                        failures.append("%s/%s: build failed: %s" % (side, name, err))
-                    log("bench: %s/%s does not build (%s), skipped; see %s/build.log"
-                        % (side, name, err, workdir))
-                    continue
-                if not check_linkage(exe, libdir):
-                    log("bench: %s/%s does not load its libraries from %s" % (side, name, libdir))
-                    return 2
-                exes[side][name] = exe
+        for (side, name, _, _, libdir), (exe, err, text) in zip(jobs, built):
+            log_f.write(text)
+            if exe is None:
+                if side == "ours" and name not in OPTIONAL_OURS:
+                    failures.append("%s/%s: build failed: %s" % (side, name, err))
+                log("bench: %s/%s does not build (%s), skipped; see %s/build.log"
+                    % (side, name, err, workdir))
+                continue
+            if not check_linkage(exe, libdir):
+                log("bench: %s/%s does not load its libraries from %s" % (side, name, libdir))
+                return 2
+            exes[side][name] = exe
 
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     try:
@@ -389,8 +428,12 @@ def main():
             load_before = " ".join(f.read().split()[:3])
     except OSError:
         load_before = "?"
-    print("# side-by-side: ours (%s) vs liburcu %s (%s)" % (build, ref_version(ref_inc, ref_lib),
-                                                         os.path.dirname(ref_lib)))
+    if opts.self_compare:
+        print("# A/A run: liburcu %s on both sides (column 'ours' is liburcu too)"
+              % ref_version(ref_inc, ref_lib))
+    else:
+        print("# side-by-side: ours (%s, source %s) vs liburcu %s (%s)"
+              % (build, source_revision(), ref_version(ref_inc, ref_lib), ref_lib))
     print("# command: %s" % sh([sys.argv[0]] + sys.argv[1:]))
     print("# started %s, load average %s, %d CPUs, %d round(s)%s"
           % (stamp, load_before, os.cpu_count() or 0, rounds, ", quick" if opts.quick else ""))
@@ -398,6 +441,7 @@ def main():
 
     results = {side: {} for side in SIDES}
     units = {}
+    cpu_before = cpu_times()
     extra = ["-q"] if opts.quick else []
     for rnd in range(rounds):
         order = SIDES if rnd % 2 == 0 else tuple(reversed(SIDES))
@@ -435,8 +479,16 @@ def main():
             load_after = " ".join(f.read().split()[:3])
     except OSError:
         load_after = "?"
-    print("# finished %s, load average %s"
-          % (datetime.datetime.now(datetime.timezone.utc).strftime("%H:%M:%S UTC"), load_after))
+    cpu_after = cpu_times()
+    usage = ""
+    if cpu_before and cpu_after and cpu_after[2] > cpu_before[2]:
+        span = cpu_after[2] - cpu_before[2]
+        usage = ", CPUs busy %.0f%% (steal %.0f%%) during the run" % (
+            100.0 * (cpu_after[0] - cpu_before[0]) / span,
+            100.0 * (cpu_after[1] - cpu_before[1]) / span)
+    print("# finished %s, load average %s%s"
+          % (datetime.datetime.now(datetime.timezone.utc).strftime("%H:%M:%S UTC"), load_after,
+             usage))
     print()
     print_table(results, units, rounds)
 
