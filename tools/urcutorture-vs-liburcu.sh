@@ -10,15 +10,19 @@
 #   gp-latency  per flavor, synchronize_rcu latency p50 / p99 with readers
 #   read-cost   per flavor, ns per read-side critical section (mean of runs)
 #   callback    memb, call_rcu enqueue -> invoke latency p50 / p99 at a rate
+# Each scenario runs --repeat times, alternating the two libraries, and the
+# median of the repetitions is compared, to damp the noise of a shared machine.
 #
 # usage: tools/urcutorture-vs-liburcu.sh [--ours PATH] [--build-dir DIR]
-#            [--liburcu-root DIR] [--duration DUR] [--flavors "memb qsbr ..."]
+#            [--liburcu-root DIR] [--duration DUR] [--repeat N]
+#            [--flavors "memb qsbr ..."]
 #   --ours          our urcutorture (default: build/tools/urcutorture)
 #   --build-dir     where the liburcu build of the tool goes (default: a temp dir)
 #   --liburcu-root  an unpacked liburcu-dev + liburcu8 (default: /opt/liburcu-ref
 #                   if present, else `apt-get download` + `dpkg -x` into the
 #                   build dir; liburcu is never installed system-wide)
-#   --duration      per scenario and library (default 3s)
+#   --duration      per scenario, library and repetition (default 2s)
+#   --repeat        repetitions per scenario (default 3)
 # Exit: 0 done, 77 when liburcu or a compiler is unavailable, 1 on a failed run.
 set -euo pipefail
 
@@ -27,7 +31,8 @@ src="$here/tools/urcutorture"
 ours="$here/build/tools/urcutorture"
 build=""
 root=""
-duration=3s
+duration=2s
+repeat=3
 flavors="memb mb qsbr bp signal"
 
 while [ $# -gt 0 ]; do
@@ -36,8 +41,9 @@ while [ $# -gt 0 ]; do
 	--build-dir) build="$2"; shift 2 ;;
 	--liburcu-root) root="$2"; shift 2 ;;
 	--duration) duration="$2"; shift 2 ;;
+	--repeat) repeat="$2"; shift 2 ;;
 	--flavors) flavors="$2"; shift 2 ;;
-	-h|--help) sed -n '3,26p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,30p' "$0"; exit 0 ;;
 	*) echo "urcutorture-vs-liburcu.sh: unknown argument '$1'" >&2; exit 64 ;;
 	esac
 done
@@ -132,15 +138,17 @@ out="$build/results"
 mkdir -p "$out"
 run_both() {	# name args...
 	local name="$1"; shift
-	for who in ours liburcu; do
-		local exe="$ours"
-		[ "$who" = liburcu ] && exe="$theirs"
-		if ! "$exe" "$@" --seed=$seed --duration="$duration" --stat-interval=0 \
-			--json="$out/$name.$who.json" >"$out/$name.$who.log" 2>&1; then
-			echo "urcutorture-vs-liburcu.sh: $name failed with $who (see $out/$name.$who.log)" >&2
-			tail -3 "$out/$name.$who.log" >&2
-			return 1
-		fi
+	for rep in $(seq 1 "$repeat"); do
+		for who in ours liburcu; do
+			local exe="$ours" tag="$name.$who.$rep"
+			[ "$who" = liburcu ] && exe="$theirs"
+			if ! "$exe" "$@" --seed=$((seed + rep)) --duration="$duration" --stat-interval=0 \
+				--json="$out/$tag.json" >"$out/$tag.log" 2>&1; then
+				echo "urcutorture-vs-liburcu.sh: $name failed with $who (see $out/$tag.log)" >&2
+				tail -3 "$out/$tag.log" >&2
+				return 1
+			fi
+		done
 	done
 }
 
@@ -157,12 +165,11 @@ done
 echo "callback memb ..." >&2
 run_both "callback-memb" --mode=callback --flavor=memb --rate=50000 && scenarios+=("callback-memb") || status=1
 
-python3 - "$out" "$libversion" "${scenarios[@]}" <<'PY'
-import json, sys
-out, libversion, names = sys.argv[1], sys.argv[2], sys.argv[3:]
-rows = []
-def load(name, who):
-    with open("%s/%s.%s.json" % (out, name, who)) as f:
+python3 - "$out" "$libversion" "$repeat" "${scenarios[@]}" <<'PY'
+import json, statistics, sys
+out, libversion, repeat, names = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+def load(name, who, rep):
+    with open("%s/%s.%s.%d.json" % (out, name, who, rep)) as f:
         return json.load(f)["results"][0]
 def metrics(name, r):
     if name.startswith("gp-latency"):
@@ -172,14 +179,23 @@ def metrics(name, r):
         return [("read-side section (ns)", r["read_cost"]["mean"])]
     c = r["callbacks"]["latency_ns"] or {}
     return [("callback latency p50 (ns)", c.get("p50")), ("callback latency p99 (ns)", c.get("p99"))]
+def median_metrics(name, who):
+    runs = [metrics(name, load(name, who, rep)) for rep in range(1, repeat + 1)]
+    res = []
+    for i, (m, _) in enumerate(runs[0]):
+        vals = [r[i][1] for r in runs if r[i][1] is not None]
+        res.append((m, statistics.median(vals) if vals else None))
+    return res
+def fmt(v):
+    if v is None:
+        return "-"
+    return "%.2f" % v if v < 100 else "%.0f" % v
 print("%-20s %-28s %14s %14s %8s" % ("scenario", "metric", "ours", "liburcu " + libversion, "ratio"))
 for name in names:
-    a, b = load(name, "ours"), load(name, "liburcu")
-    for (m, x), (_, y) in zip(metrics(name, a), metrics(name, b)):
-        ratio = (x / y) if (x is not None and y) else float("nan")
-        fx = "%.2f" % x if isinstance(x, float) else str(x)
-        fy = "%.2f" % y if isinstance(y, float) else str(y)
-        print("%-20s %-28s %14s %14s %8.2f" % (name, m, fx, fy, ratio))
-print("(ratio = ours / liburcu; < 1 is better for ours. Same seed, options and machine.)")
+    for (m, x), (_, y) in zip(median_metrics(name, "ours"), median_metrics(name, "liburcu")):
+        ratio = "%8.3g" % (x / y) if (x is not None and y) else "%8s" % "-"
+        print("%-20s %-28s %14s %14s %s" % (name, m, fmt(x), fmt(y), ratio))
+print("(median of %d alternating runs each; ratio = ours / liburcu, < 1 is better for ours;"
+      " same seeds, options and machine)" % repeat)
 PY
 exit $status
