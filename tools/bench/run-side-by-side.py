@@ -489,6 +489,13 @@ def main():
     print("# finished %s, load average %s%s"
           % (datetime.datetime.now(datetime.timezone.utc).strftime("%H:%M:%S UTC"), load_after,
              usage))
+    try:
+        busiest = max(float(load_before.split()[0]), float(load_after.split()[0]))
+    except (ValueError, IndexError):
+        busiest = 0
+    if busiest > (os.cpu_count() or 1):
+        print("# warning: load average above the CPU count: other work shared these CPUs, "
+              "expect large run-to-run swings (see --self-compare for this machine's noise)")
     print()
     print_table(results, units, rounds)
 
