@@ -43,8 +43,10 @@ int main(int argc, char **argv)
 	int rc, ncombos, ndone = 0, exit_code;
 
 	rc = ut_parse_options(argc, argv, &cfg);
-	if (rc >= 0)
+	if (rc >= 0) {
+		ut_config_release(&cfg);
 		return rc;
+	}
 
 	if (!ut_mode_uses_layout(&cfg)) {
 		/* Nothing in this mode goes through call_rcu: no layout to vary. */
@@ -67,6 +69,9 @@ int main(int argc, char **argv)
 							      r == UT_ROLE_UPDATER ? "updater" : "worker"))
 					role = r;
 			fprintf(stderr, "urcutorture: %s: %s\n", role_opt[role], err);
+			for (int k = 0; k < l; k++)
+				ut_plan_free(&plans[k]);
+			ut_config_release(&cfg);
 			return UT_EXIT_USAGE;
 		}
 	}
@@ -87,9 +92,7 @@ int main(int argc, char **argv)
 		}
 		for (int l = 0; l < cfg.nlayouts; l++)
 			ut_plan_free(&plans[l]);
-		for (int r = 0; r < UT_ROLE_COUNT; r++)
-			ut_pin_policy_free(&cfg.pin[r]);
-		ut_topology_free(cfg.topo);
+		ut_config_release(&cfg);
 		return UT_EXIT_OK;
 	}
 
@@ -98,6 +101,9 @@ int main(int argc, char **argv)
 
 		if (probe_pinning(&plans[l], err, sizeof(err))) {
 			fprintf(stderr, "urcutorture: pinning refused: %s\n", err);
+			for (int k = 0; k < cfg.nlayouts; k++)
+				ut_plan_free(&plans[k]);
+			ut_config_release(&cfg);
 			return UT_EXIT_ENV;
 		}
 	}
@@ -135,15 +141,11 @@ int main(int argc, char **argv)
 	ut_report_json(&cfg, &plans[0], results, ndone, verdict, exit_code);
 	ut_report_end(&cfg, verdict, results, ndone);
 
-	if (cfg.json && cfg.json != stdout)
-		fclose(cfg.json);
 	for (int i = 0; i < ndone; i++)
 		ut_result_free(&results[i]);
 	free(results);
 	for (int l = 0; l < cfg.nlayouts; l++)
 		ut_plan_free(&plans[l]);
-	for (int r = 0; r < UT_ROLE_COUNT; r++)
-		ut_pin_policy_free(&cfg.pin[r]);
-	ut_topology_free(cfg.topo);
+	ut_config_release(&cfg);
 	return exit_code;
 }

@@ -491,3 +491,15 @@ int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 	}
 	return -1;
 }
+
+void ut_config_release(struct ut_config *cfg)
+{
+	for (int r = 0; r < UT_ROLE_COUNT; r++)
+		ut_pin_policy_free(&cfg->pin[r]);
+	if (cfg->topo)
+		ut_topology_free(cfg->topo);
+	cfg->topo = NULL;
+	if (cfg->json && cfg->json != stdout)
+		fclose(cfg->json);
+	cfg->json = NULL;
+}

@@ -170,6 +170,8 @@ struct ut_config {
 /* Parse argv into cfg; on error prints one line and returns UT_EXIT_USAGE.
  * Returns -1 when the run should go on, or an exit code (help, version). */
 int ut_parse_options(int argc, char **argv, struct ut_config *cfg);
+/* Free what parsing allocated (topology, policies) and close the JSON file. */
+void ut_config_release(struct ut_config *cfg);
 
 /* ---- time and randomness ---- */
 
