@@ -10,12 +10,12 @@
  * inline; without it every primitive is a library call.
  *
  * Method: 7 timed runs of ~0.1 s each (5 of 0.05 s with -q; -t sets the
- * run length), each made of ~10 ms chunks timed with CLOCK_MONOTONIC; a run's value is the median
- * over its chunks, the result the median over the runs.  The machine is
- * shared, so a chunk during which the thread was preempted (its
- * involuntary context-switch count moved) is left out rather than charged
- * to the read side.  The loop overhead itself (an add, a compare, a
- * branch) is included, identically for both libraries.
+ * run length), each made of ~2 ms chunks timed with CLOCK_MONOTONIC; a
+ * run's value is the median over its chunks, the result the median over
+ * the runs.  The machine is shared, so a chunk during which the thread was
+ * preempted (its involuntary context-switch count moved) is left out
+ * rather than charged to the read side.  The loop overhead itself (an add,
+ * a compare, a branch) is included, identically for both libraries.
  *
  * Prints: read.<flavor>.<inline|call> <ns> ns, and
  *         read.<flavor>.<inline|call>.disturbed <percent of chunks left out> %
@@ -30,7 +30,7 @@
 #include <sys/resource.h>
 
 #define QS_INTERVAL	1024	/* qsbr: sections between quiescent states */
-#define MAX_CHUNKS	256	/* per run; ~10 ms each */
+#define MAX_CHUNKS	1024	/* per run; ~2 ms each */
 
 static volatile long read_sink;
 
@@ -118,13 +118,13 @@ int main(int argc, char **argv)
 	bench_pin(BENCH_CPU_READER);
 	rcu_register_thread();
 
-	/* calibrate ~10 ms chunks: grow the count until one takes >= 5 ms */
+	/* calibrate ~2 ms chunks: grow the count until one takes >= 1 ms */
 	chunk_iters = 1UL << 12;
 	for (;;) {
 		double ns = timed_run(chunk_iters);
 
-		if (ns >= 5e6) {
-			chunk_iters = (unsigned long)((double)chunk_iters * 10e6 / ns) + 1;
+		if (ns >= 1e6) {
+			chunk_iters = (unsigned long)((double)chunk_iters * 2e6 / ns) + 1;
 			break;
 		}
 		chunk_iters *= 2;
