@@ -298,7 +298,7 @@ def verdict(metric, ours, theirs):
     return text, "meets" if ok else "misses"
 
 
-def print_table(results, units, rounds):
+def print_table(results, units, rounds, failed):
     rows = []
     for _, _, _, metrics in RUNS:
         for m in metrics:
@@ -312,6 +312,8 @@ def print_table(results, units, rounds):
                 med[side] = statistics.median(vals) if vals else None
             ours, theirs = med["ours"], med["liburcu"]
             unit = units.get(m, "")
+            shown = {side: "FAILED" if (side, m) in failed and med[side] is None
+                     else fmt(med[side], unit) for side in SIDES}
             ratio = "-"
             if ours is not None and theirs:
                 ratio = "%.2f" % (ours / theirs)
@@ -323,7 +325,7 @@ def print_table(results, units, rounds):
                 rs = [o / t for o, t in pairs]
                 spread = "%.2f-%.2f" % (min(rs), max(rs))
             target, verd = verdict(m, ours, theirs)
-            rows.append((m, fmt(ours, unit), fmt(theirs, unit), ratio, spread,
+            rows.append((m, shown["ours"], shown["liburcu"], ratio, spread,
                          target or "-", verd))
     head = ("metric", "ours", "liburcu", "ratio", "ratio range", "target", "verdict")
     widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
@@ -441,6 +443,7 @@ def main():
 
     results = {side: {} for side in SIDES}
     units = {}
+    failed = set()
     cpu_before = cpu_times()
     extra = ["-q"] if opts.quick else []
     for rnd in range(rounds):
@@ -456,6 +459,7 @@ def main():
                         continue
                     out, err = run_one(exe, args + extra)
                     if out is None:
+                        failed.update((side, m) for m in metrics)
                         failures.append("%s/%s %s (round %d): %s"
                                         % (side, name, " ".join(args), rnd + 1, err))
                         log("bench: %s" % failures[-1])
@@ -497,7 +501,7 @@ def main():
         print("# warning: load average above the CPU count: other work shared these CPUs, "
               "expect large run-to-run swings (see --self-compare for this machine's noise)")
     print()
-    print_table(results, units, rounds)
+    print_table(results, units, rounds, failed)
 
     if opts.json:
         with open(opts.json, "w") as f:
