@@ -144,6 +144,10 @@ def check(args):
             out = r.stderr.strip()
             tap.result(r.returncode == 0 and not out and r.stdout.strip(),
                        label + ': man --warnings renders it cleanly', out)
+            wide = [line for line in r.stdout.splitlines()
+                    if len(line.rstrip()) > 80]
+            tap.result(not wide, label + ': fits in 80 columns',
+                       '\n'.join(wide))
         if groff:
             r = run([groff, '-man', '-ww', '-z', '-rLL=78n', path], env=env)
             out = r.stderr.strip()
