@@ -42,9 +42,21 @@
 extern "C" {
 #endif
 
+/* Strict ISO C modes leave struct timespec undeclared by <time.h>. */
+struct timespec;
+
 #if defined(CONFIG_RCU_HAVE_FUTEX) && defined(__linux__)
 
 #include <urcu/syscall-compat.h>
+
+#ifndef __cplusplus
+/*
+ * <unistd.h> declares syscall() only in GNU/default-source modes; the same
+ * prototype here keeps strict ISO C programs compiling.  (C++ compilers
+ * define _GNU_SOURCE, and a second C++ declaration would clash on noexcept.)
+ */
+long syscall(long number, ...);
+#endif
 
 static inline int futex(int32_t *uaddr, int op, int32_t val,
 		const struct timespec *timeout, int32_t *uaddr2, int32_t val3)

@@ -123,9 +123,11 @@
 #endif
 
 /*
- * Cycle counter fallback: the monotonic clock in nanoseconds.  It is a
- * "cycle" count only in that differences measure elapsed time; a failing
- * clock_gettime() yields 0 (callers use differences and tolerate it).
+ * Cycle counter fallback: a clock in nanoseconds (differences measure
+ * elapsed time, which is all callers use).  The monotonic clock when the
+ * headers declare it (POSIX; GNU modes), else C11's timespec_get (wall
+ * clock), else ISO C clock() (processor time, in its own ticks), so that
+ * this header compiles in strict ISO modes too.  A failing call yields 0.
  */
 #ifndef HAS_CAA_GET_CYCLES
 #define HAS_CAA_GET_CYCLES 1
@@ -136,11 +138,21 @@ typedef uint64_t caa_cycles_t;
 
 static inline caa_cycles_t caa_get_cycles(void)
 {
+#if defined(CLOCK_MONOTONIC)
 	struct timespec ts;
 
 	if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
 		return 0;
 	return (caa_cycles_t) ts.tv_sec * 1000000000u + (caa_cycles_t) ts.tv_nsec;
+#elif defined(TIME_UTC)
+	struct timespec ts;
+
+	if (timespec_get(&ts, TIME_UTC) != TIME_UTC)
+		return 0;
+	return (caa_cycles_t) ts.tv_sec * 1000000000u + (caa_cycles_t) ts.tv_nsec;
+#else
+	return (caa_cycles_t) clock();
+#endif
 }
 #endif
 

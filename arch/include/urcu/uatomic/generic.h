@@ -9,6 +9,13 @@
  * Statement expressions are avoided where a plain expression will do, so
  * that uatomic calls nest inside one another's arguments freely.
  */
+/*
+ * Included on its own, go through the entry point first: it defines enum
+ * cmm_memorder and the architecture facts, then includes this file, whose
+ * guard makes the inclusion below a no-op.
+ */
+#include <urcu/uatomic.h>
+
 #ifndef URCU_UATOMIC_GENERIC_H
 #define URCU_UATOMIC_GENERIC_H
 
