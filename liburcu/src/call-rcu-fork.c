@@ -56,6 +56,18 @@ static pthread_mutex_t atfork_lock = PTHREAD_MUTEX_INITIALIZER;
 static CDS_LIST_HEAD(atfork_hooks);
 
 /*
+ * atfork_lock is held while before_fork waits for workers, whose batches
+ * wait for grace periods: qsbr waiters go offline.
+ */
+static void lock_atfork(void)
+{
+	bool was_online = urcu_i_quiesce_begin();
+
+	pthread_mutex_lock(&atfork_lock);
+	urcu_i_quiesce_end(was_online);
+}
+
+/*
  * register_rculfhash_atfork: run atfork's hooks from the call_rcu fork
  * functions of this flavor (before_fork in registration order, the after
  * hooks in reverse order).
@@ -67,7 +79,7 @@ void URCU_FN(register_rculfhash_atfork)(struct urcu_atfork *atfork)
 	if (!e)
 		urcu_common_die("urcu_register_rculfhash_atfork", "out of memory");
 	e->atfork = atfork;
-	pthread_mutex_lock(&atfork_lock);
+	lock_atfork();
 	cds_list_add_tail(&e->node, &atfork_hooks);
 	pthread_mutex_unlock(&atfork_lock);
 }
@@ -77,7 +89,7 @@ void URCU_FN(unregister_rculfhash_atfork)(struct urcu_atfork *atfork)
 {
 	struct atfork_entry *e, *tmp;
 
-	pthread_mutex_lock(&atfork_lock);
+	lock_atfork();
 	cds_list_for_each_entry_safe(e, tmp, &atfork_hooks, node) {
 		if (e->atfork == atfork) {
 			cds_list_del(&e->node);
@@ -112,6 +124,8 @@ void URCU_FN(call_rcu_before_fork)(void)
 	struct atfork_entry *e;
 	bool was_online;
 
+	/* qsbr: offline throughout, the workers' last batches need GPs. */
+	was_online = urcu_i_quiesce_begin();
 	pthread_mutex_lock(&atfork_lock);
 	cds_list_for_each_entry(e, &atfork_hooks, node)
 		e->atfork->before_fork(e->atfork->priv);
@@ -121,7 +135,6 @@ void URCU_FN(call_rcu_before_fork)(void)
 	 * (creating a worker) cannot deadlock with us; re-check the list each
 	 * time we take it, since workers may have been added meanwhile.
 	 */
-	was_online = urcu_i_quiesce_begin();
 	for (;;) {
 		int32_t seq = uatomic_load(&callrcu.park_seq, CMM_ACQUIRE);
 

@@ -72,6 +72,21 @@
 #define RT_NAP_NS		50000L
 
 /*
+ * The CPUs an unbound worker may use: the process's affinity when the
+ * library was loaded.  Threads inherit their creator's affinity, and a worker
+ * created lazily by call_rcu() would otherwise be confined to whatever CPU the
+ * first caller had pinned itself to.
+ */
+static cpu_set_t unbound_set;
+static bool unbound_set_valid;
+
+static void __attribute__((constructor)) capture_unbound_set(void)
+{
+	unbound_set_valid = sched_getaffinity(0, sizeof(unbound_set), &unbound_set) == 0
+		&& CPU_COUNT(&unbound_set) > 0;
+}
+
+/*
  * Hand node to crdp's worker.  Wait-free for RT workers; for normal workers
  * at most one futex wake, and only when the queue was empty and the worker
  * sleeps.  Ordering: everything the caller did before is visible to the
@@ -260,8 +275,9 @@ static void *worker_thread(void *arg)
 
 /*
  * Allocate a worker and start its thread, bound to cpu when cpu >= 0 (the
- * thread is created with that affinity, so it never runs elsewhere).  Does
- * not wait for the thread: safe inside a read-side critical section.
+ * thread is created with that affinity, so it never runs elsewhere), else on
+ * the process's CPUs (unbound_set).  Does not wait for the thread: safe
+ * inside a read-side critical section.
  * Returns NULL with errno set on failure.  The caller adds it to the list.
  */
 struct call_rcu_data *URCU_FN(i_crdp_create)(unsigned long flags, int cpu)
@@ -290,10 +306,15 @@ struct call_rcu_data *URCU_FN(i_crdp_create)(unsigned long flags, int cpu)
 		CPU_ZERO(&set);
 		CPU_SET(cpu, &set);
 		(void) pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	} else if (unbound_set_valid) {
+		(void) pthread_attr_setaffinity_np(&attr, sizeof(unbound_set), &unbound_set);
 	}
 	ret = pthread_create(&crdp->tid, &attr, worker_thread, crdp);
-	if (ret == EINVAL && cpu >= 0) {
-		/* The CPU is not usable (offline, outside our cpuset): unbound. */
+	if (ret == EINVAL) {
+		/*
+		 * The CPU (set) is not usable (offline, outside our cpuset):
+		 * run with the creator's affinity.
+		 */
 		crdp->cpu_affinity = -1;
 		(void) pthread_attr_destroy(&attr);
 		(void) pthread_attr_init(&attr);

@@ -129,34 +129,39 @@ static bool all_empty_locked(void)
 	return true;
 }
 
+/*
+ * The defer thread is offline (qsbr) except while it drains: a thread that
+ * waits for defer.lock must never be what holds up the drainer's grace
+ * period.
+ */
 static void *defer_thread(void *arg)
 {
 	(void) arg;
 	URCU_FN(register_thread)();
+	URCU_FN(thread_offline)();
 	for (;;) {
 		bool idle;
 
 		pthread_mutex_lock(&defer.lock);
+		URCU_FN(thread_online)();
 		drain_locked(NULL);
-		pthread_mutex_unlock(&defer.lock);
 		URCU_FN(thread_offline)();
+		pthread_mutex_unlock(&defer.lock);
 		uatomic_set(&defer.sleep, -1);			/* T1 */
 		/* T2: pairs with D2 in defer_rcu() and with stop_thread(). */
 		cmm_smp_mb();
 		pthread_mutex_lock(&defer.lock);
 		idle = all_empty_locked();			/* T3 */
 		pthread_mutex_unlock(&defer.lock);
-		if (uatomic_read(&defer.stop)) {
-			URCU_FN(thread_online)();
+		if (uatomic_read(&defer.stop))
 			break;
-		}
 		if (idle)
 			urcu_common_futex_wait(&defer.sleep, -1);
 		uatomic_set(&defer.sleep, 0);
-		URCU_FN(thread_online)();
 	}
 	/* A last pass: nothing registered is left, but be thorough. */
 	pthread_mutex_lock(&defer.lock);
+	URCU_FN(thread_online)();
 	drain_locked(NULL);
 	pthread_mutex_unlock(&defer.lock);
 	URCU_FN(unregister_thread)();
@@ -273,7 +278,7 @@ int URCU_FN(defer_register_thread)(void)
 		uatomic_set(&defer.stop, 0);
 		ret = pthread_create(&defer.tid, NULL, defer_thread, NULL);
 		if (ret) {
-			pthread_mutex_lock(&defer.lock);
+			lock_quiescent(&defer.lock);
 			cds_list_del(&q->node);
 			defer.nr_queues--;
 			pthread_mutex_unlock(&defer.lock);

@@ -77,7 +77,7 @@ static int free_from_own_callback(void)
 	F(set_thread_call_rcu_data)(victim);
 	F(call_rcu)(&head, free_self_cb);
 	F(thread_offline)();
-	sleep(10);
+	sleep_ms(10000);	/* not sleep(): the signal flavor interrupts it */
 	return 0;
 }
 
