@@ -28,7 +28,7 @@ REQUIRED = {
 }
 
 # Cross-references to names of this shape must resolve to one of our pages.
-OURS = re.compile(r'^(rcu_|urcu|cds_|CDS_|cmm_|CMM_|caa_|CAA_|uatomic|'
+OURS = re.compile(r'^(rcu_|urcu|cds_|__cds_|CDS_|cmm_|CMM_|caa_|CAA_|uatomic|'
                   r'call_rcu|synchronize_rcu|start_poll|poll_state|defer_rcu|'
                   r'(get|set|create)_\w*call_rcu|free_all_cpu|URCU_|'
                   r'DEFINE_URCU|DECLARE_URCU|DEFINE_RCU)')
