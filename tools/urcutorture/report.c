@@ -484,6 +484,20 @@ static void json_result(struct uj *j, const struct ut_config *cfg, const struct 
 	uj_u64(j, "threads_pinned", r->threads_pinned);
 	uj_u64(j, "mismatches", r->pin_mismatches);
 	uj_u64(j, "worker_mismatches", worker_mismatches(r));
+	uj_arr(j, "threads");
+	for (int i = 0; i < r->nthreads; i++) {
+		const struct ut_thread_result *t = &r->threads[i];
+
+		uj_obj(j, NULL);
+		uj_str(j, "role", t->kind);
+		uj_i64(j, "index", t->idx);
+		uj_i64(j, "cpu_planned", t->cpu_planned);
+		uj_i64(j, "node_planned", t->node);
+		uj_i64(j, "cpu_after_pinning", t->cpu_start);
+		uj_i64(j, "cpu_at_end", t->cpu_end);
+		uj_end_obj(j);
+	}
+	uj_end_arr(j);
 	uj_end_obj(j);
 	uj_end_obj(j);
 }

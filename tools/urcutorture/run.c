@@ -43,6 +43,7 @@ int ut_thread_begin(struct ut_thread *t)
 		}
 	}
 	t->cpu_seen = ut_current_cpu();
+	t->cpu_start = t->cpu_seen;
 	run->ops->register_thread();
 	if (t->posts && !run->ops->is_busted &&
 	    (run->layout == UT_LAYOUT_PER_THREAD || run->layout == UT_LAYOUT_RT)) {
@@ -174,6 +175,18 @@ static void collect(struct ut_run *run)
 	}
 	for (int e = 0; e < UT_ERR_COUNT; e++)
 		res->errors[e] += run->cb_errors[e];
+	res->threads = calloc((size_t)(run->nthreads ? run->nthreads : 1), sizeof(*res->threads));
+	for (int i = 0; res->threads && i < run->nthreads; i++) {
+		struct ut_thread *t = &run->threads[i];
+		struct ut_thread_result *tr = &res->threads[res->nthreads++];
+
+		tr->kind = ut_thread_kind_name(t->kind);
+		tr->idx = t->idx;
+		tr->cpu_planned = t->cpu_planned;
+		tr->node = t->node;
+		tr->cpu_start = t->started ? t->cpu_start : -1;
+		tr->cpu_end = t->started ? t->cpu_seen : -1;
+	}
 	res->cb_posted = run->cb_posted;
 	res->cb_invoked = run->cb_invoked;
 	for (int i = 0; i < res->nworkers; i++) {
@@ -192,6 +205,9 @@ void ut_result_free(struct ut_result *res)
 	free(res->workers);
 	res->workers = NULL;
 	res->nworkers = 0;
+	free(res->threads);
+	res->threads = NULL;
+	res->nthreads = 0;
 }
 
 /* ---- controller ---- */

@@ -248,6 +248,16 @@ struct ut_worker_result {
 	struct ut_hist *lat;	/* enqueue -> invoke, ns */
 };
 
+/* Where one thread was meant to run and where it was seen. */
+struct ut_thread_result {
+	const char *kind;
+	int idx;
+	int cpu_planned;	/* -1 unpinned */
+	int node;		/* planned NUMA node, -1 unknown */
+	int cpu_start;		/* after pinning */
+	int cpu_end;		/* when it finished */
+};
+
 struct ut_result {
 	const struct ut_flavor_ops *flavor;
 	enum ut_layout layout;
@@ -281,6 +291,8 @@ struct ut_result {
 
 	int nworkers;
 	struct ut_worker_result *workers;
+	int nthreads;
+	struct ut_thread_result *threads;
 	char note[160];
 };
 
@@ -298,6 +310,7 @@ struct ut_thread {
 	int cpu_planned;
 	int node;
 	int cpu_seen;
+	int cpu_start;
 	pthread_t tid;
 	bool started;
 	bool posts;			/* calls call_rcu: gets its own worker in per-thread layouts */
