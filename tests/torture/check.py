@@ -176,6 +176,9 @@ def check_json():
                 for key in ["invoked", "grace_periods", "max_backlog", "latency_p50_ns",
                             "latency_p99_ns", "cpu_affinity"]:
                     ok(key in w, "json: %s worker %s has %s" % (tag, w["label"], key))
+        threads = (r.get("placement") or {}).get("threads", [])
+        ok(len(threads) >= 3 and all("cpu_planned" in t and "cpu_at_end" in t for t in threads),
+           "json: %s per-thread placement" % tag, r.get("placement"))
         ok(r.get("verdict") == "SUCCESS", "json: %s verdict SUCCESS" % tag, r.get("errors"))
     ok(doc.get("verdict") == "SUCCESS" and doc.get("exit_code") == 0, "json: overall verdict")
     ok(last_line(err).startswith("End of test: SUCCESS"), "json: human report moved to stderr",
