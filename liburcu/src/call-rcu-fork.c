@@ -43,6 +43,7 @@
 #include <urcu/static/wfcqueue.h>
 
 #include "call-rcu-internal.h"
+#include "urcu-internal.h"
 
 #define callrcu URCU_FN(i_callrcu)
 
@@ -149,6 +150,8 @@ void URCU_FN(call_rcu_before_fork)(void)
 		/* Every ack bumps park_seq after setting its bit. */
 		urcu_common_futex_wait(&callrcu.park_seq, seq);
 	}
+	/* Grace-period and registry locks too: the child prunes the registry. */
+	URCU_FN(i_fork_prepare)();
 	urcu_i_quiesce_end(was_online);
 }
 
@@ -158,6 +161,7 @@ void URCU_FN(call_rcu_after_fork_parent)(void)
 	struct call_rcu_data *crdp;
 	struct atfork_entry *e;
 
+	URCU_FN(i_fork_parent)();
 	cds_list_for_each_entry(crdp, &callrcu.workers, node)
 		URCU_FN(i_crdp_clear)(crdp, CRDP_PAUSE);
 	urcu_i_callrcu_unlock();
@@ -177,6 +181,8 @@ void URCU_FN(call_rcu_after_fork_child)(void)
 	struct atfork_entry *e;
 	int n = uatomic_read(&callrcu.nr_cpus);
 
+	/* Keep only this thread's reader record; release the GP locks. */
+	URCU_FN(i_fork_child)();
 	/* The dead workers leave the list; the new default joins it. */
 	CDS_INIT_LIST_HEAD(&dead);
 	cds_list_splice(&callrcu.workers, &dead);

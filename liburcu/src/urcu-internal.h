@@ -32,6 +32,11 @@ void URCU_FN(i_gp_fork_prepare)(void);
 void URCU_FN(i_gp_fork_parent)(void);
 void URCU_FN(i_gp_fork_child)(void);
 
+/* urcu-reader.c: fork support (bp handlers and the call_rcu fork functions). */
+void URCU_FN(i_fork_prepare)(void);
+void URCU_FN(i_fork_parent)(void);
+void URCU_FN(i_fork_child)(void);
+
 void URCU_FN(i_lock)(pthread_mutex_t *m);
 void URCU_FN(i_unlock)(pthread_mutex_t *m);
 

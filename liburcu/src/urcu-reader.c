@@ -339,9 +339,46 @@ void URCU_FN(i_read_unlock_slow)(void)
 }
 #endif /* !URCU_FLAVOR_IS_QSBR */
 
-#if URCU_FLAVOR_IS_BP
-/* ---- bp fork handlers ----------------------------------------------------- */
+/* ---- fork ------------------------------------------------------------------ */
 
+/*
+ * Fork support shared by bp's handlers and the call_rcu fork functions (an
+ * application may call both sets; the depth count makes nesting harmless).
+ * prepare takes the grace-period and registry locks so the child inherits a
+ * consistent registry; the child then keeps only its own thread's record:
+ * every other registered thread is gone there, and a record of one caught
+ * inside a critical section (or online, for qsbr) would stall grace periods
+ * in the child forever.
+ */
+static unsigned int fork_depth;
+
+void URCU_FN(i_fork_prepare)(void)
+{
+	if (fork_depth++ == 0)
+		URCU_FN(i_gp_fork_prepare)();
+}
+
+void URCU_FN(i_fork_parent)(void)
+{
+	if (fork_depth && --fork_depth == 0)
+		URCU_FN(i_gp_fork_parent)();
+}
+
+void URCU_FN(i_fork_child)(void)
+{
+	struct urcu_i_reader *r, *tmp;
+	struct urcu_i_reader *self = &URCU_FN(i_reader);
+
+	if (!fork_depth || --fork_depth != 0)
+		return;
+	cds_list_for_each_entry_safe(r, tmp, &URCU_FN(i_registry).readers, node) {
+		if (r != self)
+			cds_list_del(&r->node);
+	}
+	URCU_FN(i_gp_fork_child)();
+}
+
+#if URCU_FLAVOR_IS_BP
 static sigset_t fork_saved_mask;
 
 /*
@@ -355,31 +392,20 @@ void URCU_FN(before_fork)(void)
 	sigfillset(&all);
 	if (pthread_sigmask(SIG_BLOCK, &all, &fork_saved_mask))
 		urcu_common_die("urcu_bp_before_fork", "pthread_sigmask failed");
-	URCU_FN(i_gp_fork_prepare)();
+	URCU_FN(i_fork_prepare)();
 }
 
 /* after_fork_parent: releases what before_fork took. */
 void URCU_FN(after_fork_parent)(void)
 {
-	URCU_FN(i_gp_fork_parent)();
+	URCU_FN(i_fork_parent)();
 	(void) pthread_sigmask(SIG_SETMASK, &fork_saved_mask, NULL);
 }
 
-/*
- * after_fork_child: only the forking thread exists in the child: drop every
- * other reader from the registry, then release the locks.
- */
+/* after_fork_child: keeps only the calling thread's reader, then releases. */
 void URCU_FN(after_fork_child)(void)
 {
-	struct urcu_i_reader *r, *tmp;
-	struct urcu_i_reader *self = &URCU_FN(i_reader);
-
-	cds_list_for_each_entry_safe(r, tmp, &URCU_FN(i_registry).readers, node) {
-		if (r == self)
-			continue;
-		cds_list_del(&r->node);
-	}
-	URCU_FN(i_gp_fork_child)();
+	URCU_FN(i_fork_child)();
 	(void) pthread_sigmask(SIG_SETMASK, &fork_saved_mask, NULL);
 }
 #endif /* URCU_FLAVOR_IS_BP */

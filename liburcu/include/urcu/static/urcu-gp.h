@@ -64,7 +64,12 @@ struct urcu_i_reader {
 	unsigned int debug_nest;
 	struct cds_list_head node;
 	pthread_t tid;
-} __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
+};
+/*
+ * No cache-line alignment: each record sits in its own thread's TLS block,
+ * and list iteration forms (never dereferences) a record pointer from the
+ * registry head, which must not claim an alignment it lacks.
+ */
 
 /*
  * Expensive checks (debug_checks build option, or DEBUG_RCU defined by the
