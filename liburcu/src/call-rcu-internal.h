@@ -39,9 +39,15 @@ struct call_rcu_data {
 	 */
 	struct cds_wfcq_tail cbs_tail;
 	unsigned long queued;		/* relaxed; callbacks handed over */
+	/*
+	 * Padding rather than an aligned attribute: list iteration computes
+	 * a struct pointer from the list head, which must not be flagged as
+	 * misaligned.  Allocated on a cache-line boundary.
+	 */
+	char pad[CAA_CACHE_LINE_SIZE - sizeof(struct cds_wfcq_tail) - sizeof(unsigned long)];
 
 	/* Worker side. */
-	struct __cds_wfcq_head cbs_head __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
+	struct __cds_wfcq_head cbs_head;
 	int32_t sleep;			/* futex: CRDP_SLEEPING / CRDP_AWAKE */
 	int32_t state;			/* futex: CRDP_* request/ack bits */
 	unsigned long flags;		/* URCU_CALL_RCU_RT or 0; constant */

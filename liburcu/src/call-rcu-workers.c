@@ -56,6 +56,7 @@
 #endif
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -65,6 +66,10 @@
 #include <urcu/static/wfcqueue.h>
 
 #include "call-rcu-internal.h"
+
+/* Enqueuers and the worker write different cache lines. */
+_Static_assert(offsetof(struct call_rcu_data, cbs_head) == CAA_CACHE_LINE_SIZE,
+		"call_rcu_data: the worker side must start on its own cache line");
 
 /* RT idle polling: spin this many times, then yield, then nap. */
 #define RT_SPIN_LOOPS		1000

@@ -54,7 +54,9 @@ struct defer_entry {
 
 struct defer_queue {
 	unsigned long head;		/* next slot to fill; owner writes */
-	unsigned long tail __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
+	/* Padding, not an aligned attribute (see struct call_rcu_data). */
+	char pad[CAA_CACHE_LINE_SIZE - sizeof(unsigned long)];
+	unsigned long tail;		/* next slot to run; drainer writes */
 	unsigned long snap;		/* drainer's head snapshot, under lock */
 	struct defer_entry *ring;
 	struct cds_list_head node;	/* in defer.queues, under lock */
