@@ -22,12 +22,13 @@
  * but it is several times cheaper on current cores; mfence additionally
  * waits for non-temporal stores and clflush, which RCU does not use.
  *
- * Adding 0 leaves the word unchanged.  The word is 128 bytes below the stack
- * pointer on x86-64: the bottom of the red zone, which the ABI guarantees to
- * be mapped and which the running code rarely uses, so the locked access
- * does not make later loads of the hot top-of-stack slots (spilled locals,
- * return addresses) wait on it.  i386 has no red zone; (%esp) is the only
- * word known to be mapped.
+ * Adding 0 leaves the word unchanged, so any accessible word will do.  On
+ * x86-64 it is 128 bytes below the stack pointer: the far end of the red
+ * zone, which the ABI lets every function use (so it is accessible) and
+ * which the running code rarely touches, so the locked access does not make
+ * later loads of the hot top-of-stack slots (spilled locals, return
+ * addresses) wait on it.  i386 has no red zone; (%esp) is the one word
+ * known to be accessible there.
  */
 #if defined(__x86_64__)
 #define cmm_mb()	__asm__ __volatile__ ("lock; addl $0,-128(%%rsp)" : : : "memory", "cc")
