@@ -14,6 +14,7 @@
 #ifndef URCU_LIST_H
 #define URCU_LIST_H
 
+#include <stddef.h>
 #include <urcu/compiler.h>
 
 #ifdef __cplusplus
@@ -173,35 +174,44 @@ void cds_list_cut_position(struct cds_list_head *list,
 	     (pos) != (head);						\
 	     pos = (p), p = (pos)->prev)
 
+/*
+ * &pos->member computed without a member access through pos: at the end of
+ * an iteration pos is the head's "container", which is not an object of
+ * pos's type and may lack its alignment (UBSan rightly objects otherwise).
+ */
+#define urcu_i_list_node(pos, member)					\
+	((struct cds_list_head *) ((char *) (pos) +			\
+		offsetof(__typeof__(*(pos)), member)))
+
 /* pos (an element pointer) visits each element, front to back. */
 #define cds_list_for_each_entry(pos, head, member)			\
 	for (pos = cds_list_entry((head)->next, __typeof__(*(pos)), member); \
-	     &(pos)->member != (head);					\
-	     pos = cds_list_entry((pos)->member.next, __typeof__(*(pos)), member))
+	     urcu_i_list_node(pos, member) != (head);					\
+	     pos = cds_list_entry(urcu_i_list_node(pos, member)->next, __typeof__(*(pos)), member))
 
 /* The same, back to front. */
 #define cds_list_for_each_entry_reverse(pos, head, member)		\
 	for (pos = cds_list_entry((head)->prev, __typeof__(*(pos)), member); \
-	     &(pos)->member != (head);					\
-	     pos = cds_list_entry((pos)->member.prev, __typeof__(*(pos)), member))
+	     urcu_i_list_node(pos, member) != (head);					\
+	     pos = cds_list_entry(urcu_i_list_node(pos, member)->prev, __typeof__(*(pos)), member))
 
 /* Elements front to back; p holds the next one so the body may remove pos. */
 #define cds_list_for_each_entry_safe(pos, p, head, member)		\
 	for (pos = cds_list_entry((head)->next, __typeof__(*(pos)), member), \
-	     p = cds_list_entry((pos)->member.next, __typeof__(*(pos)), member); \
-	     &(pos)->member != (head);					\
+	     p = cds_list_entry(urcu_i_list_node(pos, member)->next, __typeof__(*(pos)), member); \
+	     urcu_i_list_node(pos, member) != (head);					\
 	     pos = (p),							\
-	     p = cds_list_entry((pos)->member.next, __typeof__(*(pos)), member))
+	     p = cds_list_entry(urcu_i_list_node(pos, member)->next, __typeof__(*(pos)), member))
 
 /*
  * Like cds_list_for_each_entry_safe(), but starting at the element pos
  * already points to (which must be in the list head) instead of the first.
  */
 #define cds_list_for_each_entry_safe_from(pos, p, head, member)	\
-	for (p = cds_list_entry((pos)->member.next, __typeof__(*(pos)), member); \
-	     &(pos)->member != (head);					\
+	for (p = cds_list_entry(urcu_i_list_node(pos, member)->next, __typeof__(*(pos)), member); \
+	     urcu_i_list_node(pos, member) != (head);					\
 	     pos = (p),							\
-	     p = cds_list_entry((pos)->member.next, __typeof__(*(pos)), member))
+	     p = cds_list_entry(urcu_i_list_node(pos, member)->next, __typeof__(*(pos)), member))
 
 /* Nonzero if the list head has no element. */
 static inline

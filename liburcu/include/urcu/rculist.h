@@ -98,8 +98,8 @@ void cds_list_del_rcu(struct cds_list_head *elem)
 #define cds_list_for_each_entry_rcu(pos, head, member)			\
 	for (pos = cds_list_entry(rcu_dereference((head)->next),	\
 				  __typeof__(*(pos)), member);		\
-	     &(pos)->member != (head);					\
-	     pos = cds_list_entry(rcu_dereference((pos)->member.next), \
+	     urcu_i_list_node(pos, member) != (head);					\
+	     pos = cds_list_entry(rcu_dereference(urcu_i_list_node(pos, member)->next), \
 				  __typeof__(*(pos)), member))
 
 #ifdef __cplusplus
