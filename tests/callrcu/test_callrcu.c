@@ -456,6 +456,8 @@ static void test_barrier_many(void)
 
 /* ---- layout changes while a thread keeps enqueueing ------------------------ */
 
+#define CHURN_MAX	60000
+
 static int churn_stop;
 
 static void *churn_enqueuer(void *arg)
@@ -464,7 +466,8 @@ static void *churn_enqueuer(void *arg)
 
 	(void) arg;
 	F(register_thread)();
-	while (!uatomic_load(&churn_stop, CMM_ACQUIRE) || i < 1000) {
+	/* At least 1000 callbacks, at most CHURN_MAX (the id space is finite). */
+	while ((!uatomic_load(&churn_stop, CMM_ACQUIRE) || i < 1000) && i < CHURN_MAX) {
 		F(read_lock)();
 		queue_one(count_cb);
 		F(read_unlock)();
