@@ -105,7 +105,11 @@ void URCU_FN(i_crdp_enqueue)(struct call_rcu_data *crdp, struct cds_wfcq_node *n
 		return;		/* E2: queue was not empty, nothing to do */
 	if (crdp->flags & URCU_CALL_RCU_RT)
 		return;
-	/* E2/E3: the load is ordered after E1 by E1's barrier. */
+	/*
+	 * E2/E3: the load is ordered after E1 by E1's barrier.  The cmpxchg
+	 * (full barrier) lets one enqueuer issue the wake; a worker not yet
+	 * in futex_wait sees AWAKE there and returns at once.
+	 */
 	if (uatomic_read(&crdp->sleep) == CRDP_SLEEPING
 			&& uatomic_cmpxchg(&crdp->sleep, CRDP_SLEEPING, CRDP_AWAKE)
 				== CRDP_SLEEPING)
@@ -115,8 +119,14 @@ void URCU_FN(i_crdp_enqueue)(struct call_rcu_data *crdp, struct cds_wfcq_node *n
 /* Set request bits and make sure the worker looks at them. */
 void URCU_FN(i_crdp_request)(struct call_rcu_data *crdp, int32_t bits)
 {
-	/* Full barrier (uatomic_or is an RMW): pairs with S2 in worker_wait(). */
+	/* The caller's earlier stores (a detached layout) precede the request. */
+	cmm_smp_mb();
 	uatomic_or(&crdp->state, bits);
+	/*
+	 * The request precedes the AWAKE store: pairs with S2 in
+	 * worker_wait() (either the worker sees the bit, or its futex_wait
+	 * sees AWAKE).
+	 */
 	cmm_smp_mb();
 	uatomic_set(&crdp->sleep, CRDP_AWAKE);
 	urcu_common_futex_wake(&crdp->sleep, 1);
@@ -125,7 +135,8 @@ void URCU_FN(i_crdp_request)(struct call_rcu_data *crdp, int32_t bits)
 
 void URCU_FN(i_crdp_clear)(struct call_rcu_data *crdp, int32_t bits)
 {
-	/* Full barrier: pairs with the worker's state load in worker_park(). */
+	/* Our earlier stores precede the clear; pairs with the acquire load in worker_park(). */
+	cmm_smp_mb();
 	uatomic_and(&crdp->state, ~bits);
 	urcu_common_futex_wake(&crdp->state, INT_MAX);
 }
@@ -145,10 +156,16 @@ void URCU_FN(i_crdp_wait_state)(struct call_rcu_data *crdp, int32_t bits)
 /* Worker side: announce an acknowledgement bit. */
 static void worker_ack(struct call_rcu_data *crdp, int32_t bit)
 {
-	/* Full barrier (RMW): the worker's prior work precedes the ack. */
+	/*
+	 * The worker's prior work (its last batch, its unregistration)
+	 * precedes the ack; pairs with the acquire loads of state in
+	 * i_crdp_wait_state() and all_parked().
+	 */
+	cmm_smp_mb();
 	uatomic_or(&crdp->state, bit);
-	urcu_common_futex_wake(&crdp->state, INT_MAX);
+	/* Full barrier (add_return): the ack precedes the bump that wakes before_fork. */
 	(void) uatomic_add_return(&URCU_FN(i_callrcu).park_seq, 1);
+	urcu_common_futex_wake(&crdp->state, INT_MAX);
 	urcu_common_futex_wake(&URCU_FN(i_callrcu).park_seq, INT_MAX);
 }
 
@@ -161,8 +178,8 @@ static void worker_park(struct call_rcu_data *crdp)
 	/* Acquire: pairs with the barrier of i_crdp_clear(). */
 	while ((s = uatomic_load(&crdp->state, CMM_ACQUIRE)) & CRDP_PAUSE)
 		urcu_common_futex_wait(&crdp->state, s);
+	/* Relaxed: nobody waits for PAUSED to clear. */
 	uatomic_and(&crdp->state, ~CRDP_PAUSED);
-	urcu_common_futex_wake(&crdp->state, INT_MAX);
 }
 
 static bool queue_empty(struct call_rcu_data *crdp)

@@ -190,11 +190,14 @@ void URCU_FN(call_rcu)(struct rcu_head *head, void (*func)(struct rcu_head *head
 			URCU_FLAVOR_NAME,
 			URCU_FLAVOR_IS_QSBR ? " or is offline" : " (call rcu_register_thread() first)");
 	head->func = func;
-	/* The read-side section keeps a per-CPU worker alive until enqueued. */
-	URCU_FN(read_lock)();
+	/*
+	 * The read-side section (inline fast path) keeps a per-CPU worker
+	 * alive until the node is enqueued.
+	 */
+	URCU_FN(i_read_lock)();
 	crdp = URCU_FN(get_call_rcu_data)();
 	URCU_FN(i_crdp_enqueue)(crdp, &head->next);
-	URCU_FN(read_unlock)();
+	URCU_FN(i_read_unlock)();
 }
 
 /*

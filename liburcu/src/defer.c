@@ -172,6 +172,7 @@ static void *defer_thread(void *arg)
 
 static void wake_thread(void)
 {
+	/* cmpxchg (full barrier): one waker per sleep, as for call_rcu workers. */
 	if (uatomic_read(&defer.sleep) == -1
 			&& uatomic_cmpxchg(&defer.sleep, -1, 0) == -1)
 		urcu_common_futex_wake(&defer.sleep, 1);
@@ -179,6 +180,8 @@ static void wake_thread(void)
 
 static void stop_thread(void)
 {
+	/* Our earlier work (the last queue's drain) precedes the stop request. */
+	cmm_smp_mb();
 	uatomic_set(&defer.stop, 1);
 	/* Pairs with T2: the thread sees stop, or we see it sleeping. */
 	cmm_smp_mb();
