@@ -77,32 +77,36 @@ _Static_assert(offsetof(struct call_rcu_data, cbs_head) == CAA_CACHE_LINE_SIZE,
 #define RT_NAP_NS		50000L
 
 /*
- * The CPUs an unbound worker may use: the process's affinity when the
- * library was loaded.  Threads inherit their creator's affinity, and a worker
- * created lazily by call_rcu() would otherwise be confined to whatever CPU the
- * first caller had pinned itself to.
+ * Flood control: an enqueuer that outruns a normal worker (both busy, the
+ * worker starved of CPU) yields the CPU once every THROTTLE_EVERY enqueues
+ * while the worker's backlog exceeds THROTTLE_BACKLOG.  A yield is not a wait
+ * for a grace period (call_rcu() stays callable inside read-side critical
+ * sections); it bounds the backlog when the worker shares the enqueuer's CPU.
+ * RT workers are never throttled: their enqueuers make no system call.
  */
-static cpu_set_t unbound_set;
-static bool unbound_set_valid;
+#define THROTTLE_EVERY		256UL	/* power of two */
+#define THROTTLE_BACKLOG	(128UL * 1024)
 
-static void __attribute__((constructor)) capture_unbound_set(void)
+static void throttle(struct call_rcu_data *crdp, unsigned long queued)
 {
-	unbound_set_valid = sched_getaffinity(0, sizeof(unbound_set), &unbound_set) == 0
-		&& CPU_COUNT(&unbound_set) > 0;
+	/* Relaxed: a heuristic; invoked is the worker's own counter. */
+	if (queued - uatomic_read(&crdp->invoked) > THROTTLE_BACKLOG)
+		(void) sched_yield();
 }
 
-/*
- * Hand node to crdp's worker.  Wait-free for RT workers; for normal workers
- * at most one futex wake, and only when the queue was empty and the worker
- * sleeps.  Ordering: everything the caller did before is visible to the
- * callback (E1 is a full barrier; the worker's splice reads the link).
- */
 void URCU_FN(i_crdp_enqueue)(struct call_rcu_data *crdp, struct cds_wfcq_node *node)
 {
-	uatomic_add(&crdp->queued, 1);	/* relaxed: statistics only */
+	/* Relaxed: statistics and flood control only. */
+	unsigned long queued = uatomic_add_return_mo(&crdp->queued, 1, CMM_RELAXED);
+
 	/* E1: full barrier, pairs with S2 in worker_wait(). */
-	if (cds_wfcq_i_enqueue(&crdp->cbs_head, &crdp->cbs_tail, node))
-		return;		/* E2: queue was not empty, nothing to do */
+	if (cds_wfcq_i_enqueue(&crdp->cbs_head, &crdp->cbs_tail, node)) {
+		/* E2: queue was not empty, nothing to wake. */
+		if (caa_unlikely(!(queued & (THROTTLE_EVERY - 1)))
+				&& !(crdp->flags & URCU_CALL_RCU_RT))
+			throttle(crdp, queued);
+		return;
+	}
 	if (crdp->flags & URCU_CALL_RCU_RT)
 		return;
 	/*
@@ -247,6 +251,9 @@ static void worker_run_batch(struct call_rcu_data *crdp)
 		struct rcu_head *head = caa_container_of(node, struct rcu_head, next);
 
 		next = cds_wfcq_i_next_blocking(&batch, &batch_tail, node);
+		/* The nodes were written on other CPUs: fetch the next one early. */
+		if (next)
+			__builtin_prefetch(next);
 		head->func(head);
 		/* Per callback, so that stats read after rcu_barrier() are exact. */
 		uatomic_set(&crdp->invoked, ++invoked);
@@ -297,9 +304,11 @@ static void *worker_thread(void *arg)
 
 /*
  * Allocate a worker and start its thread, bound to cpu when cpu >= 0 (the
- * thread is created with that affinity, so it never runs elsewhere), else on
- * the process's CPUs (unbound_set).  Does not wait for the thread: safe
- * inside a read-side critical section.
+ * thread is created with that affinity, so it never runs elsewhere).  An
+ * unbound worker inherits the creating thread's affinity, as in liburcu: the
+ * default worker, created by the first call_rcu(), shares that caller's CPUs,
+ * which is also what lets the flood control above hand it CPU time.  Does
+ * not wait for the thread: safe inside a read-side critical section.
  * Returns NULL with errno set on failure.  The caller adds it to the list.
  */
 struct call_rcu_data *URCU_FN(i_crdp_create)(unsigned long flags, int cpu)
@@ -328,14 +337,12 @@ struct call_rcu_data *URCU_FN(i_crdp_create)(unsigned long flags, int cpu)
 		CPU_ZERO(&set);
 		CPU_SET(cpu, &set);
 		(void) pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	} else if (unbound_set_valid) {
-		(void) pthread_attr_setaffinity_np(&attr, sizeof(unbound_set), &unbound_set);
 	}
 	ret = pthread_create(&crdp->tid, &attr, worker_thread, crdp);
-	if (ret == EINVAL) {
+	if (ret == EINVAL && cpu >= 0) {
 		/*
-		 * The CPU (set) is not usable (offline, outside our cpuset):
-		 * run with the creator's affinity.
+		 * The CPU is not usable (offline, outside our cpuset): run
+		 * with the creator's affinity.
 		 */
 		crdp->cpu_affinity = -1;
 		(void) pthread_attr_destroy(&attr);
