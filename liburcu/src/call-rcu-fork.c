@@ -23,7 +23,8 @@
  * worker of the list is a dead copy.  Their queues are moved to a fresh
  * default worker (started now), and they are freed; the per-CPU assignments
  * and the calling thread's own assignment are cleared (create new ones if
- * wanted).  Callbacks that were pending at fork time are therefore pending in
+ * wanted); struct call_rcu_data pointers kept from before the fork are
+ * invalid in the child.  Callbacks that were pending at fork time are therefore pending in
  * both processes, and each process runs its copy once: the parent frees its
  * objects, the child frees its own copies of them.  An enqueue that another
  * parent thread had half done at fork time never completes in the child; the

@@ -219,10 +219,11 @@ struct call_rcu_data *URCU_FN(create_call_rcu_data)(unsigned long flags, int cpu
 
 /*
  * set_cpu_call_rcu_data: assign crdp to cpu (NULL detaches; then wait for a
- * grace period before freeing the old worker).  Returns 0, or -1 with errno
- * EINVAL (no such CPU), ENOMEM, or EEXIST (cpu already has a worker and crdp
- * is not NULL).  Publication is a release: call_rcu() on that CPU sees an
- * initialized worker.
+ * grace period before freeing the old worker).  Returns 0, or a negative
+ * errno value with errno set as well (liburcu's convention): -EINVAL (no such
+ * CPU), -ENOMEM, or -EEXIST (cpu already has a worker and crdp is not NULL).
+ * Publication is a release: call_rcu() on that CPU sees an initialized
+ * worker.
  */
 int URCU_FN(set_cpu_call_rcu_data)(int cpu, struct call_rcu_data *crdp)
 {
@@ -231,7 +232,7 @@ int URCU_FN(set_cpu_call_rcu_data)(int cpu, struct call_rcu_data *crdp)
 
 	if (n <= 0 || cpu < 0 || cpu >= n) {
 		errno = EINVAL;
-		return -1;
+		return -EINVAL;
 	}
 	urcu_i_callrcu_lock();
 	per_cpu = callrcu.per_cpu;
@@ -240,7 +241,7 @@ int URCU_FN(set_cpu_call_rcu_data)(int cpu, struct call_rcu_data *crdp)
 		if (!per_cpu) {
 			urcu_i_callrcu_unlock();
 			errno = ENOMEM;
-			return -1;
+			return -ENOMEM;
 		}
 		/* Release: the zeroed array before its pointer. */
 		rcu_set_pointer(&callrcu.per_cpu, per_cpu);
@@ -248,7 +249,7 @@ int URCU_FN(set_cpu_call_rcu_data)(int cpu, struct call_rcu_data *crdp)
 	if (per_cpu[cpu] && crdp) {
 		urcu_i_callrcu_unlock();
 		errno = EEXIST;
-		return -1;
+		return -EEXIST;
 	}
 	/* Release: pairs with rcu_dereference in get_cpu_call_rcu_data(). */
 	rcu_set_pointer(&per_cpu[cpu], crdp);
@@ -258,9 +259,9 @@ int URCU_FN(set_cpu_call_rcu_data)(int cpu, struct call_rcu_data *crdp)
 
 /*
  * create_all_cpu_call_rcu_data: give every CPU without one a worker of its
- * own, bound to it.  Returns 0, or -1 with errno (ENOMEM, EAGAIN: thread
- * creation; EINVAL: CPU count unknown); CPUs done before the error keep
- * their workers.
+ * own, bound to it.  Returns 0, or a negative errno value with errno set
+ * (-ENOMEM, -EAGAIN: thread creation; -EINVAL: CPU count unknown); CPUs done
+ * before the error keep their workers.
  */
 int URCU_FN(create_all_cpu_call_rcu_data)(unsigned long flags)
 {
@@ -268,7 +269,7 @@ int URCU_FN(create_all_cpu_call_rcu_data)(unsigned long flags)
 
 	if (n <= 0) {
 		errno = EINVAL;
-		return -1;
+		return -EINVAL;
 	}
 	for (int cpu = 0; cpu < n; cpu++) {
 		struct call_rcu_data *crdp;
@@ -280,7 +281,7 @@ int URCU_FN(create_all_cpu_call_rcu_data)(unsigned long flags)
 			continue;
 		crdp = URCU_FN(create_call_rcu_data)(flags, cpu);
 		if (!crdp)
-			return -1;
+			return -errno;
 		if (URCU_FN(set_cpu_call_rcu_data)(cpu, crdp)) {
 			int err = errno;
 
@@ -288,7 +289,7 @@ int URCU_FN(create_all_cpu_call_rcu_data)(unsigned long flags)
 			if (err == EEXIST)	/* another thread was faster */
 				continue;
 			errno = err;
-			return -1;
+			return -err;
 		}
 	}
 	return 0;

@@ -336,13 +336,15 @@ static void test_set_cpu_errors(void)
 	struct call_rcu_data *b = F(create_call_rcu_data)(0, -1);
 
 	errno = 0;
-	ok(F(set_cpu_call_rcu_data)(-1, a) != 0 && errno == EINVAL, "set_cpu_call_rcu_data(-1): EINVAL");
+	ok(F(set_cpu_call_rcu_data)(-1, a) == -EINVAL && errno == EINVAL,
+		"set_cpu_call_rcu_data(-1): -EINVAL, errno EINVAL");
 	errno = 0;
-	ok(F(set_cpu_call_rcu_data)(1 << 20, a) != 0 && errno == EINVAL,
-		"set_cpu_call_rcu_data(huge cpu): EINVAL");
+	ok(F(set_cpu_call_rcu_data)(1 << 20, a) == -EINVAL && errno == EINVAL,
+		"set_cpu_call_rcu_data(huge cpu): -EINVAL");
 	ok(F(set_cpu_call_rcu_data)(0, a) == 0, "set_cpu_call_rcu_data(0, a)");
 	errno = 0;
-	ok(F(set_cpu_call_rcu_data)(0, b) != 0 && errno == EEXIST, "second worker for CPU 0: EEXIST");
+	ok(F(set_cpu_call_rcu_data)(0, b) == -EEXIST && errno == EEXIST,
+		"second worker for CPU 0: -EEXIST, errno EEXIST");
 	F(read_lock)();
 	ok(F(get_cpu_call_rcu_data)(0) == a, "CPU 0 keeps its first worker");
 	ok(F(get_cpu_call_rcu_data)(-5) == NULL && F(get_cpu_call_rcu_data)(1 << 20) == NULL,
