@@ -403,9 +403,8 @@ void URCU_FN(i_crdp_stats)(struct call_rcu_data *crdp, struct urcu_call_rcu_stat
 	out->grace_periods = uatomic_read(&crdp->grace_periods);
 	/* Two relaxed reads: invoked may be newer than queued. */
 	out->backlog = queued - invoked > queued ? 0 : queued - invoked;
+	/* As recorded by the worker when it takes a batch (see the header). */
 	out->max_backlog = uatomic_read(&crdp->max_backlog);
-	if (out->backlog > out->max_backlog)
-		out->max_backlog = out->backlog;
 	out->cpu_affinity = crdp->cpu_affinity;
 	out->flags = crdp->flags;
 	out->thread = crdp->tid;

@@ -390,7 +390,8 @@ static void barrier_callback(struct rcu_head *head)
 
 /*
  * rcu_barrier: returns after every callback queued (call_rcu() returned)
- * before the call, on every worker, has been invoked.  Blocks; must not be
+ * before the call, on every worker, has been invoked; what those callbacks
+ * wrote is visible to the caller when it returns.  Blocks; must not be
  * called inside a read-side critical section (qsbr: an online caller goes
  * offline while waiting), nor from a call_rcu callback.
  */

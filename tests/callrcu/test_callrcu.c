@@ -389,7 +389,14 @@ static void test_free_with_pending(void)
 	first_id = uatomic_read(&next_id);
 	for (int i = 0; i < 10; i++)		/* the worker's batch, waiting */
 		queue_one(gated_cb);
-	QUIESCENT_SLEEP_MS(20);
+	/* The worker records its backlog when it takes a batch. */
+	for (int t = 0; t < 5000; t++) {
+		struct urcu_call_rcu_stats st;
+
+		if (F(call_rcu_data_stats)(crdp, &st) == 0 && st.max_backlog >= 10)
+			break;
+		QUIESCENT_SLEEP_MS(1);
+	}
 	for (int i = 0; i < 10; i++)		/* still in its queue */
 		queue_one(gated_cb);
 	F(set_thread_call_rcu_data)(NULL);
