@@ -517,6 +517,49 @@ static void test_layout_churn(void)
 	check_all_once("layout changes while enqueueing");
 }
 
+/* ---- callbacks that queue callbacks ---------------------------------------- */
+
+struct chained {
+	struct rcu_head head;
+	int depth;
+};
+
+static int chain_done;
+static pthread_t chain_thread;
+static int chain_other_thread;
+
+static void chain_cb(struct rcu_head *head)
+{
+	struct chained *c = caa_container_of(head, struct chained, head);
+
+	if (!pthread_equal(pthread_self(), chain_thread))
+		uatomic_set(&chain_other_thread, 1);
+	if (c->depth-- > 0) {
+		/* The worker is a registered thread: call_rcu works here. */
+		F(call_rcu)(&c->head, chain_cb);
+		return;
+	}
+	free(c);
+	uatomic_store(&chain_done, 1, CMM_RELEASE);
+}
+
+static void test_chained(void)
+{
+	struct chained *c = malloc(sizeof(*c));
+	struct call_rcu_data *def = F(get_default_call_rcu_data)();
+	int rounds = 0;
+
+	chain_thread = F(get_call_rcu_thread)(def);
+	c->depth = 5;
+	F(call_rcu)(&c->head, chain_cb);
+	/* Each rcu_barrier covers the links queued before it. */
+	while (!uatomic_load(&chain_done, CMM_ACQUIRE) && rounds++ < 100)
+		F(barrier)();
+	ok(uatomic_read(&chain_done) && rounds <= 7,
+		"a callback may call call_rcu; links run one per barrier (%d barriers)", rounds);
+	ok(!uatomic_read(&chain_other_thread), "re-queued callbacks stay on the worker that ran them");
+}
+
 /* ---- statistics --------------------------------------------------------------- */
 
 static void test_stats(void)
@@ -549,6 +592,7 @@ int main(void)
 	test_free_with_pending();
 	test_barrier_many();
 	test_layout_churn();
+	test_chained();
 	test_stats();
 	F(unregister_thread)();
 	free(counts);
