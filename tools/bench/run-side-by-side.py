@@ -118,6 +118,24 @@ def multiarch():
     return "x86_64-linux-gnu"
 
 
+def rebuild_libraries(build):
+    """Brings our shared libraries (only those) up to date, so that the
+    measurement matches the source revision printed in the header."""
+    names = ["urcu-common"] + ["urcu-" + fl for fl in ("memb", "mb", "qsbr", "bp", "signal")]
+    libdir = os.path.join(build, "liburcu")
+    targets = ["%s:shared_library" % n for n in names
+               if os.path.lexists(os.path.join(libdir, "lib%s.so" % n))]
+    try:
+        r = subprocess.run(["meson", "compile", "-C", build] + targets,
+                           capture_output=True, text=True, check=False)
+    except OSError:
+        log("bench: meson not found; measuring the libraries as they are")
+        return
+    if r.returncode != 0:
+        log("bench: warning: meson compile failed, measuring the libraries as they are:\n%s"
+            % "\n".join((r.stdout + r.stderr).strip().splitlines()[-5:]))
+
+
 def find_ref_tree(root, triplet):
     """Returns (include dir, lib dir) of an unpacked liburcu, or None."""
     for inc in (os.path.join(root, "usr/include", triplet), os.path.join(root, "usr/include")):
@@ -360,6 +378,8 @@ def main():
                     help="run only benchmarks whose binary name contains this string")
     ap.add_argument("--json", default=None, help="also write every per-round value here")
     ap.add_argument("--cc", default="gcc", help="C compiler (default gcc)")
+    ap.add_argument("--no-rebuild", action="store_true",
+                    help="do not bring the build directory's libraries up to date first")
     ap.add_argument("--self-compare", action="store_true",
                     help="build liburcu on both sides (an A/A run): the ratios then show "
                     "the noise floor of this machine")
@@ -373,6 +393,8 @@ def main():
         log("bench: no %s: configure and build first (meson setup %s %s && ninja -C %s)"
             % (our_libdir, build, SRC_ROOT, build))
         return 2
+    if not opts.no_rebuild and not opts.self_compare:
+        rebuild_libraries(build)
     workdir = os.path.join(build, "bench-side-by-side")
     os.makedirs(workdir, exist_ok=True)
 
