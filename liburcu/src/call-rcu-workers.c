@@ -71,10 +71,16 @@
 _Static_assert(offsetof(struct call_rcu_data, cbs_head) == CAA_CACHE_LINE_SIZE,
 		"call_rcu_data: the worker side must start on its own cache line");
 
-/* RT idle polling: spin this many times, then yield, then nap. */
+/*
+ * RT idle polling: spin, then yield, then nap; naps double from RT_NAP_MIN_NS
+ * to RT_NAP_MAX_NS while the queue stays empty, so a long-idle RT worker
+ * costs about a thousand wake-ups per second and picks up a new callback
+ * within a millisecond.
+ */
 #define RT_SPIN_LOOPS		1000
 #define RT_YIELD_LOOPS		2000
-#define RT_NAP_NS		50000L
+#define RT_NAP_MIN_NS		50000L
+#define RT_NAP_MAX_NS		1000000L
 
 /*
  * Flood control: an enqueuer that outruns a normal worker (both busy, the
@@ -211,6 +217,7 @@ static void worker_wait(struct call_rcu_data *crdp)
 static void worker_poll(struct call_rcu_data *crdp)
 {
 	unsigned long loops = 0;
+	long nap_ns = RT_NAP_MIN_NS;
 
 	while (queue_empty(crdp) && !requested(crdp)) {
 		if (loops < RT_SPIN_LOOPS) {
@@ -218,9 +225,11 @@ static void worker_poll(struct call_rcu_data *crdp)
 		} else if (loops < RT_SPIN_LOOPS + RT_YIELD_LOOPS) {
 			(void) sched_yield();
 		} else {
-			struct timespec ts = { 0, RT_NAP_NS };
+			struct timespec ts = { 0, nap_ns };
 
 			(void) nanosleep(&ts, NULL);
+			if (nap_ns < RT_NAP_MAX_NS)
+				nap_ns *= 2;
 		}
 		loops++;
 	}
