@@ -76,8 +76,6 @@ void URCU_FN(i_force_order)(void)
 
 /* Readers that have not yet fenced in this round; futex word. */
 static int32_t acks_pending;
-static struct sigaction saved_action;
-static int handler_installed;
 
 static void sigrcu_handler(int signo, siginfo_t *info, void *context)
 {
@@ -110,18 +108,20 @@ void URCU_FN(i_order_init)(void)
 	act.sa_sigaction = sigrcu_handler;
 	act.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&act.sa_mask);
-	if (sigaction(SIGRCU, &act, &saved_action))
+	if (sigaction(SIGRCU, &act, NULL))
 		urcu_common_die("rcu_init", "cannot install the SIGRCU handler: %s",
 				strerror(errno));
-	handler_installed = 1;
 }
 
+/*
+ * The handler stays installed after the last exit: a call_rcu worker or the
+ * polled-GP thread may still be inside a grace period while the process
+ * exits, and a SIGRCU delivered under the default disposition would kill
+ * the process.  A stray SIGRCU finds need_mb clear and does nothing.
+ */
 void URCU_FN(i_order_exit)(void)
 {
-	if (handler_installed) {
-		(void) sigaction(SIGRCU, &saved_action, NULL);
-		handler_installed = 0;
-	}
+}
 }
 
 void URCU_FN(i_force_order)(void)
