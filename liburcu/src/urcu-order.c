@@ -122,7 +122,6 @@ void URCU_FN(i_order_init)(void)
 void URCU_FN(i_order_exit)(void)
 {
 }
-}
 
 void URCU_FN(i_force_order)(void)
 {
