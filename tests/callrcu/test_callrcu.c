@@ -92,10 +92,10 @@ static void check_all_once(const char *what)
 	int bad = -1;
 	bool good = all_once(&bad);
 
-	ok(good, "%s: all %d callbacks ran exactly once%s", what, uatomic_read(&next_id),
+	tap_ok(good, "%s: all %d callbacks ran exactly once%s", what, uatomic_read(&next_id),
 		good ? "" : " (see diag)");
 	if (!good)
-		diag("id %d ran %d times", bad, counts[bad]);
+		tap_diag("id %d ran %d times", bad, counts[bad]);
 }
 
 /* ---- a reader that holds an object across call_rcu ------------------------ */
@@ -152,14 +152,14 @@ static void test_waits_for_reader(void)
 	rcu_assign_pointer(shared, NULL);
 	F(call_rcu)(&g->head, poison_cb);
 	QUIESCENT_SLEEP_MS(100);
-	ok(!uatomic_read(&poison_ran), "callback does not run while a pre-existing reader holds the object");
+	tap_ok(!uatomic_read(&poison_ran), "callback does not run while a pre-existing reader holds the object");
 	uatomic_store(&reader_release, 1, CMM_RELEASE);
 	F(thread_offline)();
 	pthread_join(tid, NULL);
 	F(thread_online)();
 	F(barrier)();
-	ok(uatomic_read(&poison_ran), "callback ran after the reader unlocked");
-	ok(!uatomic_read(&reader_saw_poison), "reader never saw the object reclaimed");
+	tap_ok(uatomic_read(&poison_ran), "callback ran after the reader unlocked");
+	tap_ok(!uatomic_read(&reader_saw_poison), "reader never saw the object reclaimed");
 	free(g);
 }
 
@@ -210,14 +210,14 @@ static void test_default_layout(void)
 {
 	struct call_rcu_data *def = F(get_default_call_rcu_data)();
 
-	ok(def != NULL && def == F(get_default_call_rcu_data)(), "default worker exists and is stable");
-	ok(F(get_thread_call_rcu_data)() == NULL, "no per-thread worker by default");
-	ok(F(get_call_rcu_data)() == def, "get_call_rcu_data falls back to the default");
+	tap_ok(def != NULL && def == F(get_default_call_rcu_data)(), "default worker exists and is stable");
+	tap_ok(F(get_thread_call_rcu_data)() == NULL, "no per-thread worker by default");
+	tap_ok(F(get_call_rcu_data)() == def, "get_call_rcu_data falls back to the default");
 	queue_one(count_cb);
 	F(barrier)();
-	ok(pthread_equal(last_thread, F(get_call_rcu_thread)(def)), "callback ran on the default worker");
+	tap_ok(pthread_equal(last_thread, F(get_call_rcu_thread)(def)), "callback ran on the default worker");
 	F(call_rcu_data_free)(def);	/* the default is never freed */
-	ok(F(get_default_call_rcu_data)() == def, "call_rcu_data_free(default) is ignored");
+	tap_ok(F(get_default_call_rcu_data)() == def, "call_rcu_data_free(default) is ignored");
 }
 
 static void test_thread_layout(unsigned long flags, const char *name)
@@ -226,24 +226,24 @@ static void test_thread_layout(unsigned long flags, const char *name)
 	struct urcu_call_rcu_stats st;
 	int ret;
 
-	ok(crdp != NULL, "%s: create_call_rcu_data", name);
+	tap_ok(crdp != NULL, "%s: create_call_rcu_data", name);
 	F(set_thread_call_rcu_data)(crdp);
-	ok(F(get_thread_call_rcu_data)() == crdp && F(get_call_rcu_data)() == crdp,
+	tap_ok(F(get_thread_call_rcu_data)() == crdp && F(get_call_rcu_data)() == crdp,
 		"%s: per-thread worker beats the default", name);
 	for (int i = 0; i < 1000; i++)
 		queue_one(count_cb);
 	F(barrier)();
-	ok(pthread_equal(last_thread, F(get_call_rcu_thread)(crdp)),
+	tap_ok(pthread_equal(last_thread, F(get_call_rcu_thread)(crdp)),
 		"%s: callbacks ran on the thread's worker", name);
 	memset(&st, 0, sizeof(st));
 	ret = F(call_rcu_data_stats)(crdp, &st);
-	ok(ret == 0 && st.queued >= 1000 && st.invoked >= 1000
+	tap_ok(ret == 0 && st.queued >= 1000 && st.invoked >= 1000
 		&& st.grace_periods >= 1 && st.flags == (flags & URCU_CALL_RCU_RT)
 		&& st.cpu_affinity == -1 && pthread_equal(st.thread, F(get_call_rcu_thread)(crdp)),
 		"%s: stats queued=%llu invoked=%llu gps=%llu max_backlog=%lu", name,
 		st.queued, st.invoked, st.grace_periods, st.max_backlog);
 	F(set_thread_call_rcu_data)(NULL);
-	ok(F(get_thread_call_rcu_data)() == NULL, "%s: set_thread_call_rcu_data(NULL) detaches", name);
+	tap_ok(F(get_thread_call_rcu_data)() == NULL, "%s: set_thread_call_rcu_data(NULL) detaches", name);
 	F(call_rcu_data_free)(crdp);
 	check_all_once(name);
 }
@@ -289,7 +289,7 @@ static void test_cpu_layout(void)
 	struct urcu_call_rcu_stats st;
 	int good_cpu = 0, tested = 0, bound_ok = 0;
 
-	ok(F(create_all_cpu_call_rcu_data)(0) == 0, "create_all_cpu_call_rcu_data");
+	tap_ok(F(create_all_cpu_call_rcu_data)(0) == 0, "create_all_cpu_call_rcu_data");
 	F(call_rcu_data_stats)(F(get_default_call_rcu_data)(), &st);
 	def_before = st.invoked;
 	sched_getaffinity(0, sizeof(allowed), &allowed);
@@ -314,18 +314,18 @@ static void test_cpu_layout(void)
 				&& crdp && pthread_equal(pa.expect_thread, F(get_call_rcu_thread)(crdp)))
 			good_cpu++;
 		else
-			diag("cpu %d: callback ran on cpu %d", cpu, pa.ran_cpu);
+			tap_diag("cpu %d: callback ran on cpu %d", cpu, pa.ran_cpu);
 	}
-	ok(tested > 0 && bound_ok == tested, "every usable CPU has a worker bound to it (%d/%d)",
+	tap_ok(tested > 0 && bound_ok == tested, "every usable CPU has a worker bound to it (%d/%d)",
 		bound_ok, tested);
-	ok(tested > 0 && good_cpu == tested,
+	tap_ok(tested > 0 && good_cpu == tested,
 		"a thread on CPU n uses CPU n's worker, which runs on CPU n (%d/%d)", good_cpu, tested);
 	F(call_rcu_data_stats)(F(get_default_call_rcu_data)(), &st);
-	ok(st.invoked - def_before <= (unsigned long long) ncpu,
+	tap_ok(st.invoked - def_before <= (unsigned long long) ncpu,
 		"the default worker only ran barrier callbacks meanwhile");
 	F(free_all_cpu_call_rcu_data)();
 	F(read_lock)();
-	ok(F(get_cpu_call_rcu_data)(0) == NULL, "free_all_cpu_call_rcu_data detaches every CPU");
+	tap_ok(F(get_cpu_call_rcu_data)(0) == NULL, "free_all_cpu_call_rcu_data detaches every CPU");
 	F(read_unlock)();
 	check_all_once("per-CPU layout");
 }
@@ -336,23 +336,23 @@ static void test_set_cpu_errors(void)
 	struct call_rcu_data *b = F(create_call_rcu_data)(0, -1);
 
 	errno = 0;
-	ok(F(set_cpu_call_rcu_data)(-1, a) == -EINVAL && errno == EINVAL,
+	tap_ok(F(set_cpu_call_rcu_data)(-1, a) == -EINVAL && errno == EINVAL,
 		"set_cpu_call_rcu_data(-1): -EINVAL, errno EINVAL");
 	errno = 0;
-	ok(F(set_cpu_call_rcu_data)(1 << 20, a) == -EINVAL && errno == EINVAL,
+	tap_ok(F(set_cpu_call_rcu_data)(1 << 20, a) == -EINVAL && errno == EINVAL,
 		"set_cpu_call_rcu_data(huge cpu): -EINVAL");
-	ok(F(set_cpu_call_rcu_data)(0, a) == 0, "set_cpu_call_rcu_data(0, a)");
+	tap_ok(F(set_cpu_call_rcu_data)(0, a) == 0, "set_cpu_call_rcu_data(0, a)");
 	errno = 0;
-	ok(F(set_cpu_call_rcu_data)(0, b) == -EEXIST && errno == EEXIST,
+	tap_ok(F(set_cpu_call_rcu_data)(0, b) == -EEXIST && errno == EEXIST,
 		"second worker for CPU 0: -EEXIST, errno EEXIST");
 	F(read_lock)();
-	ok(F(get_cpu_call_rcu_data)(0) == a, "CPU 0 keeps its first worker");
-	ok(F(get_cpu_call_rcu_data)(-5) == NULL && F(get_cpu_call_rcu_data)(1 << 20) == NULL,
+	tap_ok(F(get_cpu_call_rcu_data)(0) == a, "CPU 0 keeps its first worker");
+	tap_ok(F(get_cpu_call_rcu_data)(-5) == NULL && F(get_cpu_call_rcu_data)(1 << 20) == NULL,
 		"get_cpu_call_rcu_data of a bad CPU is NULL");
 	F(read_unlock)();
-	ok(F(set_cpu_call_rcu_data)(0, NULL) == 0, "set_cpu_call_rcu_data(0, NULL) detaches");
-	ok(F(set_cpu_call_rcu_data)(0, b) == 0, "then another worker may be set");
-	ok(F(set_cpu_call_rcu_data)(0, NULL) == 0, "and detached");
+	tap_ok(F(set_cpu_call_rcu_data)(0, NULL) == 0, "set_cpu_call_rcu_data(0, NULL) detaches");
+	tap_ok(F(set_cpu_call_rcu_data)(0, b) == 0, "then another worker may be set");
+	tap_ok(F(set_cpu_call_rcu_data)(0, NULL) == 0, "and detached");
 	F(synchronize_rcu)();
 	F(call_rcu_data_free)(a);
 	F(call_rcu_data_free)(b);
@@ -403,9 +403,9 @@ static void test_free_with_pending(void)
 
 	pthread_create(&ft, NULL, freer, crdp);
 	QUIESCENT_SLEEP_MS(50);
-	ok(!uatomic_load(&free_done, CMM_ACQUIRE),
+	tap_ok(!uatomic_load(&free_done, CMM_ACQUIRE),
 		"call_rcu_data_free waits for the worker's batch in flight");
-	ok(uatomic_read(&counts[first_id]) == 0, "no callback ran while the reader holds");
+	tap_ok(uatomic_read(&counts[first_id]) == 0, "no callback ran while the reader holds");
 	uatomic_store(&gate_open, 1, CMM_RELEASE);
 	uatomic_store(&reader_release, 1, CMM_RELEASE);
 	F(thread_offline)();
@@ -413,7 +413,7 @@ static void test_free_with_pending(void)
 	pthread_join(ft, NULL);
 	F(thread_online)();
 	F(barrier)();
-	ok(uatomic_read(&gate_violations) == 0, "no callback ran before its grace period");
+	tap_ok(uatomic_read(&gate_violations) == 0, "no callback ran before its grace period");
 	check_all_once("call_rcu_data_free with pending callbacks");
 	rcu_assign_pointer(shared, NULL);
 	F(synchronize_rcu)();
@@ -499,7 +499,7 @@ static void test_layout_churn(void)
 		struct call_rcu_data *x;
 
 		if (F(create_all_cpu_call_rcu_data)(round & 1 ? URCU_CALL_RCU_RT : 0))
-			diag("create_all_cpu_call_rcu_data: %s", strerror(errno));
+			tap_diag("create_all_cpu_call_rcu_data: %s", strerror(errno));
 		QUIESCENT_SLEEP_MS(3);
 		F(free_all_cpu_call_rcu_data)();
 		x = F(create_call_rcu_data)(0, -1);
@@ -555,9 +555,9 @@ static void test_chained(void)
 	/* Each rcu_barrier covers the links queued before it. */
 	while (!uatomic_load(&chain_done, CMM_ACQUIRE) && rounds++ < 100)
 		F(barrier)();
-	ok(uatomic_read(&chain_done) && rounds <= 7,
+	tap_ok(uatomic_read(&chain_done) && rounds <= 7,
 		"a callback may call call_rcu; links run one per barrier (%d barriers)", rounds);
-	ok(!uatomic_read(&chain_other_thread), "re-queued callbacks stay on the worker that ran them");
+	tap_ok(!uatomic_read(&chain_other_thread), "re-queued callbacks stay on the worker that ran them");
 }
 
 /* ---- statistics --------------------------------------------------------------- */
@@ -569,18 +569,18 @@ static void test_stats(void)
 	int m = F(call_rcu_stats)(st, 16);
 	unsigned long long invoked = 0;
 
-	ok(n >= 1 && m == n, "call_rcu_stats counts the live workers (%d)", n);
+	tap_ok(n >= 1 && m == n, "call_rcu_stats counts the live workers (%d)", n);
 	for (int i = 0; i < m && i < 16; i++)
 		invoked += st[i].invoked;
-	ok(invoked > 0, "workers report invoked callbacks (%llu)", invoked);
+	tap_ok(invoked > 0, "workers report invoked callbacks (%llu)", invoked);
 	errno = 0;
-	ok(F(call_rcu_data_stats)(NULL, st) == -1 && errno == EINVAL, "call_rcu_data_stats(NULL): EINVAL");
+	tap_ok(F(call_rcu_data_stats)(NULL, st) == -1 && errno == EINVAL, "call_rcu_data_stats(NULL): EINVAL");
 }
 
 int main(void)
 {
 	counts = calloc(MAX_IDS, sizeof(*counts));
-	diag("flavor %s", TEST_FLAVOR);
+	tap_diag("flavor %s", TEST_FLAVOR);
 	F(register_thread)();
 	test_waits_for_reader();
 	test_exactly_once();

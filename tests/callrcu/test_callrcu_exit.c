@@ -116,14 +116,14 @@ static void expect_clean_exit(int (*fn)(void), const char *what)
 {
 	struct child_result r = run_child(fn, 10.0);
 
-	if (!ok(r.exited && r.status == 0, "%s: clean exit (%.2f s)", what, r.seconds))
-		diag("exited=%d signaled=%d status=%d timed_out=%d stderr: %s",
+	if (!tap_ok(r.exited && r.status == 0, "%s: clean exit (%.2f s)", what, r.seconds))
+		tap_diag("exited=%d signaled=%d status=%d timed_out=%d stderr: %s",
 			r.exited, r.signaled, r.status, r.timed_out, r.err);
 }
 
 int main(void)
 {
-	diag("flavor %s", TEST_FLAVOR);
+	tap_diag("flavor %s", TEST_FLAVOR);
 	expect_clean_exit(return_with_queue, "return from main with 50000 callbacks queued");
 	expect_clean_exit(exit_with_stuck_gp, "exit() while a reader blocks the worker's grace period");
 	expect_clean_exit(thread_exit_with_queue, "thread exits with callbacks on its own worker");

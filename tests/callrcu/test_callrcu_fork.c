@@ -133,19 +133,19 @@ int main(void)
 {
 	int fail;
 
-	diag("flavor %s", TEST_FLAVOR);
+	tap_diag("flavor %s", TEST_FLAVOR);
 	alarm(50);
 	F(register_thread)();
 	F(register_rculfhash_atfork)(&hooks);
 	fail = generation(1);
-	ok(!(fail & 1), "fork succeeded");
-	ok(!(fail & (1 << 1)), "child: only the child hooks ran after fork");
-	ok(!(fail & (1 << 2)), "child: per-thread and per-CPU workers dropped");
-	ok(!(fail & (1 << 3)), "child: one worker (the new default)");
-	ok(!(fail & (1 << 4)), "child: every callback ran exactly once (pending ones included)");
-	ok(!(fail & (1 << 5)), "parent: before and parent hooks ran once");
-	ok(!(fail & (1 << 6)), "parent: every callback ran exactly once after fork");
-	ok(!(fail & (1 << 7)), "children exited normally (%d generations)", GENERATIONS);
+	tap_ok(!(fail & 1), "fork succeeded");
+	tap_ok(!(fail & (1 << 1)), "child: only the child hooks ran after fork");
+	tap_ok(!(fail & (1 << 2)), "child: per-thread and per-CPU workers dropped");
+	tap_ok(!(fail & (1 << 3)), "child: one worker (the new default)");
+	tap_ok(!(fail & (1 << 4)), "child: every callback ran exactly once (pending ones included)");
+	tap_ok(!(fail & (1 << 5)), "parent: before and parent hooks ran once");
+	tap_ok(!(fail & (1 << 6)), "parent: every callback ran exactly once after fork");
+	tap_ok(!(fail & (1 << 7)), "children exited normally (%d generations)", GENERATIONS);
 	F(unregister_rculfhash_atfork)(&hooks);
 	F(free_all_cpu_call_rcu_data)();
 	F(unregister_thread)();

@@ -72,42 +72,42 @@ int main(void)
 	cds_list_for_each_entry_rcu(it, &items, node)
 		sum += it->value;
 	rcu_read_unlock();
-	ok(sum == 55, "list built and read");
+	tap_ok(sum == 55, "list built and read");
 
 	cds_list_for_each_entry_safe(it, tmp, &items, node) {
 		cds_list_del_rcu(&it->node);
 		call_rcu(&it->rcu, free_item);
 	}
 	rcu_barrier();
-	ok(freed == 10, "call_rcu + rcu_barrier through the generic names");
+	tap_ok(freed == 10, "call_rcu + rcu_barrier through the generic names");
 
 	crdp = create_call_rcu_data(0, -1);
 	set_thread_call_rcu_data(crdp);
-	ok(get_thread_call_rcu_data() == crdp && get_call_rcu_data() == crdp,
+	tap_ok(get_thread_call_rcu_data() == crdp && get_call_rcu_data() == crdp,
 		"thread-control functions through the generic names");
 	it = malloc(sizeof(*it));
 	rcu_flavor.update_call_rcu(&it->rcu, free_item);
 	rcu_flavor.barrier();
-	ok(freed == 11, "rcu_flavor.update_call_rcu and rcu_flavor.barrier");
-	ok(rcu_flavor.update_synchronize_rcu == synchronize_rcu
+	tap_ok(freed == 11, "rcu_flavor.update_call_rcu and rcu_flavor.barrier");
+	tap_ok(rcu_flavor.update_synchronize_rcu == synchronize_rcu
 		&& rcu_flavor.read_lock != NULL && rcu_flavor.update_defer_rcu != NULL
 		&& rcu_flavor.update_start_poll_synchronize_rcu != NULL,
 		"flavor table entries are set");
 	set_thread_call_rcu_data(NULL);
 	call_rcu_data_free(crdp);
 
-	ok(rcu_defer_register_thread() == 0, "rcu_defer_register_thread");
+	tap_ok(rcu_defer_register_thread() == 0, "rcu_defer_register_thread");
 	for (int i = 0; i < 100; i++)
 		defer_rcu(deferred_fn, malloc(8));
 	rcu_defer_barrier();
-	ok(deferred == 100, "defer_rcu + rcu_defer_barrier");
+	tap_ok(deferred == 100, "defer_rcu + rcu_defer_barrier");
 	rcu_defer_unregister_thread();
 
 	urcu_register_rculfhash_atfork(&hooks);
 	call_rcu_before_fork();
 	call_rcu_after_fork_parent();
 	urcu_unregister_rculfhash_atfork(&hooks);
-	ok(hook_calls == 2, "urcu_register_rculfhash_atfork hooks run by the fork functions");
+	tap_ok(hook_calls == 2, "urcu_register_rculfhash_atfork hooks run by the fork functions");
 
 	rcu_unregister_thread();
 	return tap_done();

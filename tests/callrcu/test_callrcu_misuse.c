@@ -117,14 +117,14 @@ static void expect_death(int (*fn)(void), const char *msg, const char *what)
 {
 	struct child_result r = run_child(fn, 20.0);
 
-	if (!ok(died_with(&r, msg), "%s: aborts with \"%s...\"", what, msg))
-		diag("exited=%d signaled=%d status=%d timed_out=%d stderr: %s",
+	if (!tap_ok(died_with(&r, msg), "%s: aborts with \"%s...\"", what, msg))
+		tap_diag("exited=%d signaled=%d status=%d timed_out=%d stderr: %s",
 			r.exited, r.signaled, r.status, r.timed_out, r.err);
 }
 
 int main(void)
 {
-	diag("flavor %s", TEST_FLAVOR);
+	tap_diag("flavor %s", TEST_FLAVOR);
 	if (!TEST_IS_BP) {
 		expect_death(call_rcu_unregistered,
 			"urcu: call_rcu: calling thread is not registered",
@@ -132,7 +132,7 @@ int main(void)
 	} else {
 		struct child_result r = run_child(call_rcu_unregistered, 20.0);
 
-		ok(r.exited && r.status == 0, "bp: call_rcu needs no registration");
+		tap_ok(r.exited && r.status == 0, "bp: call_rcu needs no registration");
 	}
 	if (TEST_IS_QSBR)
 		expect_death(call_rcu_offline, "urcu: call_rcu:", "call_rcu from an offline thread");

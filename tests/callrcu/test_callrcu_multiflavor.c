@@ -51,21 +51,21 @@ int main(void)
 	urcu_memb_barrier();
 	urcu_qsbr_barrier();
 	urcu_bp_barrier();
-	ok(pthread_equal(ran_on[0], urcu_memb_get_call_rcu_thread(urcu_memb_get_default_call_rcu_data())),
+	tap_ok(pthread_equal(ran_on[0], urcu_memb_get_call_rcu_thread(urcu_memb_get_default_call_rcu_data())),
 		"memb callback ran on the memb worker");
-	ok(pthread_equal(ran_on[1], urcu_qsbr_get_call_rcu_thread(urcu_qsbr_get_default_call_rcu_data())),
+	tap_ok(pthread_equal(ran_on[1], urcu_qsbr_get_call_rcu_thread(urcu_qsbr_get_default_call_rcu_data())),
 		"qsbr callback ran on the qsbr worker");
-	ok(pthread_equal(ran_on[2], urcu_bp_get_call_rcu_thread(urcu_bp_get_default_call_rcu_data())),
+	tap_ok(pthread_equal(ran_on[2], urcu_bp_get_call_rcu_thread(urcu_bp_get_default_call_rcu_data())),
 		"bp callback ran on the bp worker");
-	ok(!pthread_equal(ran_on[0], ran_on[1]) && !pthread_equal(ran_on[1], ran_on[2]),
+	tap_ok(!pthread_equal(ran_on[0], ran_on[1]) && !pthread_equal(ran_on[1], ran_on[2]),
 		"each flavor has its own default worker");
-	ok(urcu_memb_flavor.update_call_rcu == urcu_memb_call_rcu
+	tap_ok(urcu_memb_flavor.update_call_rcu == urcu_memb_call_rcu
 		&& urcu_qsbr_flavor.update_call_rcu == urcu_qsbr_call_rcu
 		&& urcu_bp_flavor.barrier == urcu_bp_barrier
 		&& urcu_qsbr_flavor.read_quiescent_state == urcu_qsbr_quiescent_state
 		&& urcu_memb_flavor.register_rculfhash_atfork == urcu_memb_register_rculfhash_atfork,
 		"flavor tables point at their own flavor's functions");
-	ok(urcu_memb_call_rcu_stats(NULL, 0) == 1 && urcu_qsbr_call_rcu_stats(NULL, 0) == 1
+	tap_ok(urcu_memb_call_rcu_stats(NULL, 0) == 1 && urcu_qsbr_call_rcu_stats(NULL, 0) == 1
 		&& urcu_bp_call_rcu_stats(NULL, 0) == 1, "one worker per flavor in the stats");
 
 	urcu_qsbr_unregister_thread();

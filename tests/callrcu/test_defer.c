@@ -46,7 +46,7 @@ static bool all_once(void)
 {
 	for (int i = 0; i < uatomic_read(&next_id); i++) {
 		if (uatomic_read(&counts[i]) != 1) {
-			diag("id %d ran %d times", i, counts[i]);
+			tap_diag("id %d ran %d times", i, counts[i]);
 			return false;
 		}
 	}
@@ -79,14 +79,14 @@ static void test_waits_for_reader(void)
 	for (int i = 0; i < 10; i++)
 		defer_one(gated_fn);
 	QUIESCENT_SLEEP_MS(50);
-	ok(uatomic_read(&counts[0]) == 0, "deferred call does not run while a reader holds");
+	tap_ok(uatomic_read(&counts[0]) == 0, "deferred call does not run while a reader holds");
 	uatomic_store(&gate_open, 1, CMM_RELEASE);
 	uatomic_store(&release, 1, CMM_RELEASE);
 	F(thread_offline)();
 	pthread_join(tid, NULL);
 	F(thread_online)();
 	F(defer_barrier)();
-	ok(uatomic_read(&gate_violations) == 0 && all_once(), "deferred calls ran after the reader left");
+	tap_ok(uatomic_read(&gate_violations) == 0 && all_once(), "deferred calls ran after the reader left");
 }
 
 static void *defer_thread_user(void *arg)
@@ -116,8 +116,8 @@ static void test_many_threads(void)
 	for (int i = 0; i < 2; i++)
 		pthread_join(tid[i], &ret[i]);
 	F(thread_online)();
-	ok(!ret[0] && !ret[1], "two threads registered");
-	ok(all_once(), "40000 calls from exiting threads (queues fill up) ran exactly once");
+	tap_ok(!ret[0] && !ret[1], "two threads registered");
+	tap_ok(all_once(), "40000 calls from exiting threads (queues fill up) ran exactly once");
 }
 
 static void test_barriers(void)
@@ -125,26 +125,26 @@ static void test_barriers(void)
 	for (int i = 0; i < 9000; i++)	/* more than two queue lengths */
 		defer_one(count_fn);
 	F(defer_barrier_thread)();
-	ok(all_once(), "rcu_defer_barrier_thread ran this thread's calls (full queue path too)");
+	tap_ok(all_once(), "rcu_defer_barrier_thread ran this thread's calls (full queue path too)");
 	for (int i = 0; i < 100; i++)
 		defer_one(count_fn);
 	F(defer_barrier)();
-	ok(all_once(), "rcu_defer_barrier ran everything");
+	tap_ok(all_once(), "rcu_defer_barrier ran everything");
 }
 
 int main(void)
 {
-	diag("flavor %s", TEST_FLAVOR);
+	tap_diag("flavor %s", TEST_FLAVOR);
 	F(register_thread)();
-	ok(F(defer_register_thread)() == 0, "rcu_defer_register_thread");
+	tap_ok(F(defer_register_thread)() == 0, "rcu_defer_register_thread");
 	test_waits_for_reader();
 	test_many_threads();
 	test_barriers();
 	F(defer_unregister_thread)();
-	ok(F(defer_register_thread)() == 0, "register again after the defer thread stopped");
+	tap_ok(F(defer_register_thread)() == 0, "register again after the defer thread stopped");
 	defer_one(count_fn);
 	F(defer_unregister_thread)();
-	ok(all_once(), "unregister drains the queue");
+	tap_ok(all_once(), "unregister drains the queue");
 	F(defer_exit)();
 	F(unregister_thread)();
 	return tap_done();

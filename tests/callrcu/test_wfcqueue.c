@@ -38,20 +38,20 @@ static void test_basic(void)
 	bool order_ok;
 
 	__cds_wfcq_init(&head, &tail);
-	ok(cds_wfcq_empty(&head, &tail), "new queue is empty");
-	ok(__cds_wfcq_first_blocking(&head, &tail) == NULL, "first of empty queue is NULL");
-	ok(__cds_wfcq_dequeue_blocking(&head, &tail) == NULL, "dequeue of empty queue is NULL");
-	ok(__cds_wfcq_dequeue_nonblocking(&head, &tail) == NULL,
+	tap_ok(cds_wfcq_empty(&head, &tail), "new queue is empty");
+	tap_ok(__cds_wfcq_first_blocking(&head, &tail) == NULL, "first of empty queue is NULL");
+	tap_ok(__cds_wfcq_dequeue_blocking(&head, &tail) == NULL, "dequeue of empty queue is NULL");
+	tap_ok(__cds_wfcq_dequeue_nonblocking(&head, &tail) == NULL,
 		"non-blocking dequeue of empty queue is NULL");
 
 	for (i = 0; i < 4; i++) {
 		cds_wfcq_node_init(&it[i].node);
 		it[i].seq = i;
 	}
-	ok(!cds_wfcq_enqueue(&head, &tail, &it[0].node), "enqueue into empty queue returns false");
-	ok(cds_wfcq_enqueue(&head, &tail, &it[1].node), "enqueue into non-empty queue returns true");
+	tap_ok(!cds_wfcq_enqueue(&head, &tail, &it[0].node), "enqueue into empty queue returns false");
+	tap_ok(cds_wfcq_enqueue(&head, &tail, &it[1].node), "enqueue into non-empty queue returns true");
 	cds_wfcq_enqueue(&head, &tail, &it[2].node);
-	ok(!cds_wfcq_empty(&head, &tail), "queue with nodes is not empty");
+	tap_ok(!cds_wfcq_empty(&head, &tail), "queue with nodes is not empty");
 
 	n = 0;
 	order_ok = true;
@@ -60,21 +60,21 @@ static void test_basic(void)
 			order_ok = false;
 		n++;
 	}
-	ok(n == 3 && order_ok, "iteration visits 3 nodes in FIFO order (got %d)", n);
-	ok(__cds_wfcq_next_blocking(&head, &tail, &it[2].node) == NULL, "next of last node is NULL");
-	ok(__cds_wfcq_next_nonblocking(&head, &tail, &it[0].node) == &it[1].node,
+	tap_ok(n == 3 && order_ok, "iteration visits 3 nodes in FIFO order (got %d)", n);
+	tap_ok(__cds_wfcq_next_blocking(&head, &tail, &it[2].node) == NULL, "next of last node is NULL");
+	tap_ok(__cds_wfcq_next_nonblocking(&head, &tail, &it[0].node) == &it[1].node,
 		"non-blocking next of a linked node");
 
 	node = __cds_wfcq_dequeue_with_state_blocking(&head, &tail, &state);
-	ok(node == &it[0].node && !(state & CDS_WFCQ_STATE_LAST), "dequeue first, not last");
+	tap_ok(node == &it[0].node && !(state & CDS_WFCQ_STATE_LAST), "dequeue first, not last");
 	node = __cds_wfcq_dequeue_with_state_nonblocking(&head, &tail, &state);
-	ok(node == &it[1].node && !(state & CDS_WFCQ_STATE_LAST), "non-blocking dequeue second");
+	tap_ok(node == &it[1].node && !(state & CDS_WFCQ_STATE_LAST), "non-blocking dequeue second");
 	node = __cds_wfcq_dequeue_with_state_blocking(&head, &tail, &state);
-	ok(node == &it[2].node && (state & CDS_WFCQ_STATE_LAST), "dequeue third, state LAST");
-	ok(cds_wfcq_empty(&head, &tail), "empty after dequeuing everything");
-	ok(!cds_wfcq_enqueue(&head, &tail, &it[3].node), "enqueue after drain sees empty queue");
-	ok(__cds_wfcq_dequeue_blocking(&head, &tail) == &it[3].node, "node enqueued after drain");
-	ok(cds_wfcq_empty(&head, &tail), "empty again");
+	tap_ok(node == &it[2].node && (state & CDS_WFCQ_STATE_LAST), "dequeue third, state LAST");
+	tap_ok(cds_wfcq_empty(&head, &tail), "empty after dequeuing everything");
+	tap_ok(!cds_wfcq_enqueue(&head, &tail, &it[3].node), "enqueue after drain sees empty queue");
+	tap_ok(__cds_wfcq_dequeue_blocking(&head, &tail) == &it[3].node, "node enqueued after drain");
+	tap_ok(cds_wfcq_empty(&head, &tail), "empty again");
 }
 
 static void fill(struct __cds_wfcq_head *head, struct cds_wfcq_tail *tail,
@@ -108,18 +108,18 @@ static void test_splice(void)
 
 	__cds_wfcq_init(&src, &src_tail);
 	__cds_wfcq_init(&dest, &dest_tail);
-	ok(__cds_wfcq_splice_blocking(&dest, &dest_tail, &src, &src_tail)
+	tap_ok(__cds_wfcq_splice_blocking(&dest, &dest_tail, &src, &src_tail)
 		== CDS_WFCQ_RET_SRC_EMPTY, "splice from empty source");
 	fill(&src, &src_tail, it, 0, 3);
-	ok(__cds_wfcq_splice_blocking(&dest, &dest_tail, &src, &src_tail)
+	tap_ok(__cds_wfcq_splice_blocking(&dest, &dest_tail, &src, &src_tail)
 		== CDS_WFCQ_RET_DEST_EMPTY, "splice into empty destination");
-	ok(cds_wfcq_empty(&src, &src_tail), "source empty after splice");
+	tap_ok(cds_wfcq_empty(&src, &src_tail), "source empty after splice");
 	fill(&src, &src_tail, it, 3, 6);
-	ok(__cds_wfcq_splice_nonblocking(&dest, &dest_tail, &src, &src_tail)
+	tap_ok(__cds_wfcq_splice_nonblocking(&dest, &dest_tail, &src, &src_tail)
 		== CDS_WFCQ_RET_DEST_NON_EMPTY, "non-blocking splice into non-empty destination");
 	fill(&src, &src_tail, it, 6, 10);
-	ok(drain_in_order(&dest, &dest_tail, 0, 6), "destination holds 0..5 in order");
-	ok(drain_in_order(&src, &src_tail, 6, 10), "source reused after splice holds 6..9");
+	tap_ok(drain_in_order(&dest, &dest_tail, 0, 6), "destination holds 0..5 in order");
+	tap_ok(drain_in_order(&src, &src_tail, 6, 10), "source reused after splice holds 6..9");
 }
 
 /*
@@ -140,29 +140,29 @@ static void test_half_linked(void)
 	/* Only the tail moved: nothing is reachable from the head yet. */
 	cds_wfcq_node_init(&a.node);
 	tail.p = &a.node;
-	ok(!cds_wfcq_empty(&head, &tail), "half-linked first node: queue not empty");
-	ok(__cds_wfcq_first_nonblocking(&head, &tail) == CDS_WFCQ_WOULDBLOCK,
+	tap_ok(!cds_wfcq_empty(&head, &tail), "half-linked first node: queue not empty");
+	tap_ok(__cds_wfcq_first_nonblocking(&head, &tail) == CDS_WFCQ_WOULDBLOCK,
 		"non-blocking first would block");
-	ok(__cds_wfcq_dequeue_nonblocking(&head, &tail) == CDS_WFCQ_WOULDBLOCK,
+	tap_ok(__cds_wfcq_dequeue_nonblocking(&head, &tail) == CDS_WFCQ_WOULDBLOCK,
 		"non-blocking dequeue would block on the head link");
-	ok(__cds_wfcq_splice_nonblocking(&dest, &dest_tail, &head, &tail)
+	tap_ok(__cds_wfcq_splice_nonblocking(&dest, &dest_tail, &head, &tail)
 		== CDS_WFCQ_RET_WOULDBLOCK, "non-blocking splice would block");
 	head.node.next = &a.node;	/* the enqueuer's link store */
 
 	/* a is linked; b's enqueuer moved the tail but did not link a->b. */
 	cds_wfcq_node_init(&b.node);
 	tail.p = &b.node;
-	ok(__cds_wfcq_next_nonblocking(&head, &tail, &a.node) == CDS_WFCQ_WOULDBLOCK,
+	tap_ok(__cds_wfcq_next_nonblocking(&head, &tail, &a.node) == CDS_WFCQ_WOULDBLOCK,
 		"non-blocking next would block");
-	ok(__cds_wfcq_dequeue_nonblocking(&head, &tail) == CDS_WFCQ_WOULDBLOCK,
+	tap_ok(__cds_wfcq_dequeue_nonblocking(&head, &tail) == CDS_WFCQ_WOULDBLOCK,
 		"non-blocking dequeue of a half-linked last node would block");
-	ok(head.node.next == &a.node && tail.p == &b.node, "queue unchanged after refusal");
+	tap_ok(head.node.next == &a.node && tail.p == &b.node, "queue unchanged after refusal");
 	a.node.next = &b.node;
 	cds_wfcq_node_init(&c.node);
 	cds_wfcq_enqueue(&head, &tail, &c.node);
 	node = __cds_wfcq_dequeue_nonblocking(&head, &tail);
-	ok(node == &a.node, "dequeue a once linked");
-	ok(__cds_wfcq_dequeue_blocking(&head, &tail) == &b.node
+	tap_ok(node == &a.node, "dequeue a once linked");
+	tap_ok(__cds_wfcq_dequeue_blocking(&head, &tail) == &b.node
 		&& __cds_wfcq_dequeue_blocking(&head, &tail) == &c.node
 		&& cds_wfcq_empty(&head, &tail), "then b, c, empty");
 }
@@ -183,17 +183,17 @@ static void test_locked(void)
 		cds_wfcq_enqueue(&head, &tail, &it[i].node);
 	}
 	node = cds_wfcq_dequeue_blocking(&head, &tail);
-	ok(node == &it[0].node, "locked dequeue returns the first node");
-	ok(cds_wfcq_splice_blocking(&dest, &dest_tail, &head, &tail) == CDS_WFCQ_RET_DEST_EMPTY,
+	tap_ok(node == &it[0].node, "locked dequeue returns the first node");
+	tap_ok(cds_wfcq_splice_blocking(&dest, &dest_tail, &head, &tail) == CDS_WFCQ_RET_DEST_EMPTY,
 		"locked splice");
 	cds_wfcq_dequeue_lock(&dest, &dest_tail);
 	node = __cds_wfcq_first_blocking(&dest, &dest_tail);
 	cds_wfcq_dequeue_unlock(&dest, &dest_tail);
-	ok(node == &it[1].node, "first under explicit lock");
+	tap_ok(node == &it[1].node, "first under explicit lock");
 	cds_wfcq_dequeue_blocking(&dest, &dest_tail);
 	cds_wfcq_dequeue_blocking(&dest, &dest_tail);
 	node = cds_wfcq_dequeue_with_state_blocking(&dest, &dest_tail, &state);
-	ok(node == &it[3].node && (state & CDS_WFCQ_STATE_LAST), "locked dequeue with state");
+	tap_ok(node == &it[3].node && (state & CDS_WFCQ_STATE_LAST), "locked dequeue with state");
 	cds_wfcq_destroy(&head, &tail);
 	cds_wfcq_destroy(&dest, &dest_tail);
 }
@@ -233,7 +233,7 @@ static void test_stress(void)
 	for (p = 0; p < NR_PRODUCERS; p++) {
 		items[p] = calloc(PER_PRODUCER, sizeof(struct item));
 		if (!items[p]) {
-			ok(0, "allocation");
+			tap_ok(0, "allocation");
 			return;
 		}
 		for (long i = 0; i < PER_PRODUCER; i++) {
@@ -270,17 +270,17 @@ static void test_stress(void)
 		pthread_join(tid[p], NULL);
 		free(items[p]);
 	}
-	ok(received == (long) NR_PRODUCERS * PER_PRODUCER,
+	tap_ok(received == (long) NR_PRODUCERS * PER_PRODUCER,
 		"stress: received %ld of %ld nodes", received, (long) NR_PRODUCERS * PER_PRODUCER);
-	ok(in_order, "stress: per-producer FIFO order kept (%ld splices)", splices);
+	tap_ok(in_order, "stress: per-producer FIFO order kept (%ld splices)", splices);
 }
 
 int main(void)
 {
 #ifdef _LGPL_SOURCE
-	diag("inline implementation (_LGPL_SOURCE)");
+	tap_diag("inline implementation (_LGPL_SOURCE)");
 #else
-	diag("exported implementation");
+	tap_diag("exported implementation");
 #endif
 	test_basic();
 	test_splice();

@@ -49,8 +49,8 @@ static const char *keys(struct cds_hlist_head *head)
 }
 
 #define CHECK_KEYS(head, expect, what)					\
-	check(strcmp(keys(head), expect) == 0,				\
-	      "%s: \"%s\" (expected \"%s\")", what, keys(head), expect)
+	tap_ok(strcmp(keys(head), expect) == 0,				\
+	       "%s: \"%s\" (expected \"%s\")", what, keys(head), expect)
 
 /* Build the list k[0] k[1] ... (front to back) from a -1 terminated array. */
 static void fill(struct cds_hlist_head *head, const int *k)
@@ -73,18 +73,18 @@ static void test_basic(void)
 	struct cds_hlist_node *no_node = NULL;
 
 	init_items();
-	check(static_head.next == NULL, "CDS_HLIST_HEAD defines an empty list");
-	check(init_head.next == NULL, "CDS_HLIST_HEAD_INIT initialises an empty list");
+	tap_ok(static_head.next == NULL, "CDS_HLIST_HEAD defines an empty list");
+	tap_ok(init_head.next == NULL, "CDS_HLIST_HEAD_INIT initialises an empty list");
 	head.next = &items[0].node;
 	CDS_INIT_HLIST_HEAD(&head);
-	check(head.next == NULL, "CDS_INIT_HLIST_HEAD empties a head");
+	tap_ok(head.next == NULL, "CDS_INIT_HLIST_HEAD empties a head");
 
 	cds_hlist_add_head(&items[1].node, &head);
 	cds_hlist_add_head(&items[2].node, &head);
 	cds_hlist_add_head(&items[3].node, &head);
 	CHECK_KEYS(&head, "3 2 1", "cds_hlist_add_head inserts at the front");
-	check(items[3].node.prev == (struct cds_hlist_node *) (void *) &head,
-	      "the first node's prev is the head");
+	tap_ok(items[3].node.prev == (struct cds_hlist_node *) (void *) &head,
+	       "the first node's prev is the head");
 
 	cds_hlist_del(&items[2].node);
 	CHECK_KEYS(&head, "3 1", "cds_hlist_del of a middle node");
@@ -94,13 +94,13 @@ static void test_basic(void)
 	cds_hlist_del(&items[1].node);
 	CHECK_KEYS(&head, "4", "cds_hlist_del of the last node");
 	cds_hlist_del(&items[4].node);
-	check(head.next == NULL, "deleting the only node empties the list");
+	tap_ok(head.next == NULL, "deleting the only node empties the list");
 
-	check(cds_hlist_entry(&items[5].node, struct item, node) == &items[5],
-	      "cds_hlist_entry recovers the element");
-	check(cds_hlist_entry_safe(&items[5].node, struct item, node) == &items[5]
-	      && cds_hlist_entry_safe(no_node, struct item, node) == NULL,
-	      "cds_hlist_entry_safe maps NULL to NULL");
+	tap_ok(cds_hlist_entry(&items[5].node, struct item, node) == &items[5],
+	       "cds_hlist_entry recovers the element");
+	tap_ok(cds_hlist_entry_safe(&items[5].node, struct item, node) == &items[5]
+	       && cds_hlist_entry_safe(no_node, struct item, node) == NULL,
+	       "cds_hlist_entry_safe maps NULL to NULL");
 }
 
 static void test_iterators(void)
@@ -120,21 +120,21 @@ static void test_iterators(void)
 	order_ok = 1;
 	cds_hlist_for_each(pos, &head)
 		order_ok &= cds_hlist_entry(pos, struct item, node)->key == ++n;
-	check(n == 4 && order_ok, "cds_hlist_for_each visits 1..4");
+	tap_ok(n == 4 && order_ok, "cds_hlist_for_each visits 1..4");
 
 	n = 0;
 	order_ok = 1;
 	cds_hlist_for_each_entry(it, pos, &head, node)
 		order_ok &= it->key == ++n;
-	check(n == 4 && order_ok, "cds_hlist_for_each_entry (4 args) visits 1..4");
-	check(pos == NULL, "cds_hlist_for_each_entry ends with pos NULL");
+	tap_ok(n == 4 && order_ok, "cds_hlist_for_each_entry (4 args) visits 1..4");
+	tap_ok(pos == NULL, "cds_hlist_for_each_entry ends with pos NULL");
 
 	n = 0;
 	order_ok = 1;
 	cds_hlist_for_each_entry_2(it, &head, node)
 		order_ok &= it->key == ++n;
-	check(n == 4 && order_ok && it == NULL,
-	      "cds_hlist_for_each_entry_2 visits 1..4 and ends NULL");
+	tap_ok(n == 4 && order_ok && it == NULL,
+	       "cds_hlist_for_each_entry_2 visits 1..4 and ends NULL");
 
 	n = 0;
 	cds_hlist_for_each(pos, &empty)
@@ -143,7 +143,7 @@ static void test_iterators(void)
 		n++;
 	cds_hlist_for_each_entry_2(it, &empty, node)
 		n++;
-	check(n == 0, "iterating an empty hlist runs no body");
+	tap_ok(n == 0, "iterating an empty hlist runs no body");
 
 	cds_hlist_for_each_safe(pos, p, &head) {
 		if (cds_hlist_entry(pos, struct item, node)->key & 1) {
@@ -169,8 +169,8 @@ static void test_iterators(void)
 		cds_hlist_del(&it->node);
 		it->node.next = it->node.prev = NULL;
 	}
-	check(n == 4 && head.next == NULL,
-	      "cds_hlist_for_each_entry_safe_2 deletes every node");
+	tap_ok(n == 4 && head.next == NULL,
+	       "cds_hlist_for_each_entry_safe_2 deletes every node");
 }
 
 static void test_rcu(void)
@@ -189,8 +189,8 @@ static void test_rcu(void)
 
 	cds_hlist_del_rcu(&items[2].node);
 	CHECK_KEYS(&head, "1 3", "cds_hlist_del_rcu of a middle node");
-	check(items[2].node.next == &items[3].node,
-	      "cds_hlist_del_rcu keeps the removed node's next pointer");
+	tap_ok(items[2].node.next == &items[3].node,
+	       "cds_hlist_del_rcu keeps the removed node's next pointer");
 	cds_hlist_del_rcu(&items[1].node);
 	CHECK_KEYS(&head, "3", "cds_hlist_del_rcu of the first node");
 	cds_hlist_add_head_rcu(&items[5].node, &head);
@@ -201,19 +201,19 @@ static void test_rcu(void)
 	n = 0;
 	cds_hlist_for_each_rcu(pos, &head)
 		n++;
-	check(n == 2, "cds_hlist_for_each_rcu counts 2 nodes");
+	tap_ok(n == 2, "cds_hlist_for_each_rcu counts 2 nodes");
 	n = 0;
 	order_ok = 1;
 	cds_hlist_for_each_entry_rcu(it, pos, &head, node)
 		order_ok &= it->key == (n++ ? 5 : 4);
-	check(n == 2 && order_ok && pos == NULL,
-	      "cds_hlist_for_each_entry_rcu (4 args) visits 4 5");
+	tap_ok(n == 2 && order_ok && pos == NULL,
+	       "cds_hlist_for_each_entry_rcu (4 args) visits 4 5");
 	n = 0;
 	order_ok = 1;
 	cds_hlist_for_each_entry_rcu_2(it, &head, node)
 		order_ok &= it->key == (n++ ? 5 : 4);
-	check(n == 2 && order_ok && it == NULL,
-	      "cds_hlist_for_each_entry_rcu_2 visits 4 5 and ends NULL");
+	tap_ok(n == 2 && order_ok && it == NULL,
+	       "cds_hlist_for_each_entry_rcu_2 visits 4 5 and ends NULL");
 }
 
 int main(void)
@@ -221,5 +221,5 @@ int main(void)
 	test_basic();
 	test_iterators();
 	test_rcu();
-	return tap_finish();
+	return tap_done();
 }

@@ -67,8 +67,8 @@ static const char *keys_reverse(struct cds_list_head *head)
 }
 
 #define CHECK_KEYS(head, expect, what)					\
-	check(strcmp(keys(head), expect) == 0,				\
-	      "%s: \"%s\" (expected \"%s\")", what, keys(head), expect)
+	tap_ok(strcmp(keys(head), expect) == 0,				\
+	       "%s: \"%s\" (expected \"%s\")", what, keys(head), expect)
 
 /* Append items[k] for each k in the -1 terminated list. */
 static void fill(struct cds_list_head *head, const int *k)
@@ -86,31 +86,31 @@ static void test_init_add(void)
 	struct cds_list_head head;
 
 	init_items();
-	check(cds_list_empty(&static_head) && static_head.prev == &static_head,
-	      "CDS_LIST_HEAD defines an empty list");
-	check(cds_list_empty(&init_head) && init_head.prev == &init_head,
-	      "CDS_LIST_HEAD_INIT initialises an empty list");
+	tap_ok(cds_list_empty(&static_head) && static_head.prev == &static_head,
+	       "CDS_LIST_HEAD defines an empty list");
+	tap_ok(cds_list_empty(&init_head) && init_head.prev == &init_head,
+	       "CDS_LIST_HEAD_INIT initialises an empty list");
 	CDS_INIT_LIST_HEAD(&head);
-	check(cds_list_empty(&head) && head.prev == &head,
-	      "CDS_INIT_LIST_HEAD makes an empty list");
+	tap_ok(cds_list_empty(&head) && head.prev == &head,
+	       "CDS_INIT_LIST_HEAD makes an empty list");
 
 	cds_list_add(&items[1].node, &head);
-	check(!cds_list_empty(&head), "not empty after cds_list_add");
+	tap_ok(!cds_list_empty(&head), "not empty after cds_list_add");
 	cds_list_add(&items[2].node, &head);
 	cds_list_add(&items[3].node, &head);
 	CHECK_KEYS(&head, "3 2 1", "cds_list_add inserts at the front");
 	cds_list_add_tail(&items[4].node, &head);
 	cds_list_add_tail(&items[5].node, &head);
 	CHECK_KEYS(&head, "3 2 1 4 5", "cds_list_add_tail appends");
-	check(strcmp(keys_reverse(&head), "5 4 1 2 3") == 0,
-	      "cds_list_for_each_entry_reverse walks back to front");
+	tap_ok(strcmp(keys_reverse(&head), "5 4 1 2 3") == 0,
+	       "cds_list_for_each_entry_reverse walks back to front");
 	/* cds_list_add after an element inserts in the middle */
 	cds_list_add(&items[6].node, &items[1].node);
 	CHECK_KEYS(&head, "3 2 1 6 4 5", "cds_list_add after an element");
-	check(cds_list_first_entry(&head, struct item, node) == &items[3],
-	      "cds_list_first_entry is the front element");
-	check(cds_list_entry(&items[6].node, struct item, node) == &items[6],
-	      "cds_list_entry recovers the element");
+	tap_ok(cds_list_first_entry(&head, struct item, node) == &items[3],
+	       "cds_list_first_entry is the front element");
+	tap_ok(cds_list_entry(&items[6].node, struct item, node) == &items[6],
+	       "cds_list_entry recovers the element");
 }
 
 static void test_iterators(void)
@@ -131,19 +131,19 @@ static void test_iterators(void)
 		order_ok &= cds_list_entry(pos, struct item, node)->key == n;
 		sum++;
 	}
-	check(sum == 4 && order_ok, "cds_list_for_each visits 1..4 in order");
+	tap_ok(sum == 4 && order_ok, "cds_list_for_each visits 1..4 in order");
 
 	n = 5;
 	order_ok = 1;
 	cds_list_for_each_prev(pos, &head)
 		order_ok &= cds_list_entry(pos, struct item, node)->key == --n;
-	check(n == 1 && order_ok, "cds_list_for_each_prev visits 4..1");
+	tap_ok(n == 1 && order_ok, "cds_list_for_each_prev visits 4..1");
 
 	n = 0;
 	order_ok = 1;
 	cds_list_for_each_entry(it, &head, node)
 		order_ok &= it->key == ++n;
-	check(n == 4 && order_ok, "cds_list_for_each_entry visits 1..4");
+	tap_ok(n == 4 && order_ok, "cds_list_for_each_entry visits 1..4");
 
 	/* removal of every odd key while iterating forward */
 	cds_list_for_each_safe(pos, p, &head) {
@@ -170,8 +170,8 @@ static void test_iterators(void)
 		cds_list_del(&it->node);
 		it->node.next = it->node.prev = NULL;
 	}
-	check(n == 4 && cds_list_empty(&head),
-	      "cds_list_for_each_entry_safe deletes every element");
+	tap_ok(n == 4 && cds_list_empty(&head),
+	       "cds_list_for_each_entry_safe deletes every element");
 
 	fill(&head, k);
 	it = &items[3];
@@ -181,7 +181,7 @@ static void test_iterators(void)
 		cds_list_del(&it->node);
 		it->node.next = it->node.prev = NULL;
 	}
-	check(n == 3 + 4, "cds_list_for_each_entry_safe_from starts at its element");
+	tap_ok(n == 3 + 4, "cds_list_for_each_entry_safe_from starts at its element");
 	CHECK_KEYS(&head, "1 2", "cds_list_for_each_entry_safe_from with deletion");
 
 	CDS_INIT_LIST_HEAD(&head);
@@ -190,7 +190,7 @@ static void test_iterators(void)
 		n++;
 	cds_list_for_each_entry_reverse(it, &head, node)
 		n++;
-	check(n == 0, "iterating an empty list runs no body");
+	tap_ok(n == 0, "iterating an empty list runs no body");
 }
 
 static void test_del_move_replace(void)
@@ -207,9 +207,9 @@ static void test_del_move_replace(void)
 	cds_list_del(&items[4].node);
 	CHECK_KEYS(&head, "3", "cds_list_del of the first and last");
 	cds_list_del_init(&items[3].node);
-	check(cds_list_empty(&head), "list empty after deleting all");
-	check(cds_list_empty(&items[3].node),
-	      "cds_list_del_init leaves the element an empty list");
+	tap_ok(cds_list_empty(&head), "list empty after deleting all");
+	tap_ok(cds_list_empty(&items[3].node),
+	       "cds_list_del_init leaves the element an empty list");
 
 	fill(&head, k);
 	fill(&other, k2);
@@ -227,8 +227,8 @@ static void test_del_move_replace(void)
 	CHECK_KEYS(&head, "10 9 3 11", "cds_list_replace at both ends");
 	cds_list_replace_init(&items[3].node, &items[12].node);
 	CHECK_KEYS(&head, "10 9 12 11", "cds_list_replace_init");
-	check(cds_list_empty(&items[3].node),
-	      "cds_list_replace_init leaves the old element an empty list");
+	tap_ok(cds_list_empty(&items[3].node),
+	       "cds_list_replace_init leaves the old element an empty list");
 
 	CDS_INIT_LIST_HEAD(&head);
 	cds_list_add(&items[1].node, &head);
@@ -248,8 +248,8 @@ static void test_splice_cut(void)
 	fill(&b, kb);
 	cds_list_splice(&a, &b);
 	CHECK_KEYS(&b, "1 2 3 4 5", "cds_list_splice puts add in front of head");
-	check(strcmp(keys_reverse(&b), "5 4 3 2 1") == 0,
-	      "spliced list walks back correctly");
+	tap_ok(strcmp(keys_reverse(&b), "5 4 3 2 1") == 0,
+	       "spliced list walks back correctly");
 
 	CDS_INIT_LIST_HEAD(&empty);
 	cds_list_splice(&empty, &b);
@@ -267,14 +267,14 @@ static void test_splice_cut(void)
 	CHECK_KEYS(&a, "4 5", "cds_list_cut_position: what remains");
 	cds_list_cut_position(&cut, &a, &items[5].node);
 	CHECK_KEYS(&cut, "4 5", "cutting at the last element takes everything");
-	check(cds_list_empty(&a), "...and leaves the source empty");
+	tap_ok(cds_list_empty(&a), "...and leaves the source empty");
 	fill(&a, ka);
 	cds_list_cut_position(&cut, &a, &a);
-	check(cds_list_empty(&cut), "cutting at the head itself yields an empty list");
+	tap_ok(cds_list_empty(&cut), "cutting at the head itself yields an empty list");
 	CHECK_KEYS(&a, "1 2 3", "...and leaves the source whole");
 	cds_list_cut_position(&cut, &empty, &empty);
-	check(cds_list_empty(&cut) && cds_list_empty(&empty),
-	      "cutting an empty list");
+	tap_ok(cds_list_empty(&cut) && cds_list_empty(&empty),
+	       "cutting an empty list");
 }
 
 static void test_rcu_updates(void)
@@ -293,13 +293,13 @@ static void test_rcu_updates(void)
 
 	cds_list_replace_rcu(&items[3].node, &items[7].node);
 	CHECK_KEYS(&head, "1 2 7 4", "cds_list_replace_rcu");
-	check(items[3].node.next == &items[4].node,
-	      "the replaced element still leads on into the list");
+	tap_ok(items[3].node.next == &items[4].node,
+	       "the replaced element still leads on into the list");
 
 	cds_list_del_rcu(&items[2].node);
 	CHECK_KEYS(&head, "1 7 4", "cds_list_del_rcu");
-	check(items[2].node.next == &items[7].node,
-	      "cds_list_del_rcu keeps the removed element's next pointer");
+	tap_ok(items[2].node.next == &items[7].node,
+	       "cds_list_del_rcu keeps the removed element's next pointer");
 	cds_list_del_rcu(&items[1].node);
 	cds_list_del_rcu(&items[4].node);
 	CHECK_KEYS(&head, "7", "cds_list_del_rcu of first and last");
@@ -308,7 +308,7 @@ static void test_rcu_updates(void)
 	n = 0;
 	cds_list_for_each_rcu(pos, &head)
 		n++;
-	check(n == 2, "cds_list_for_each_rcu counts 2 elements");
+	tap_ok(n == 2, "cds_list_for_each_rcu counts 2 elements");
 	n = 0;
 	order_ok = 1;
 	cds_list_for_each_entry_rcu(it, &head, node) {
@@ -317,7 +317,7 @@ static void test_rcu_updates(void)
 		order_ok &= n < 2 && it->key == expect[n];
 		n++;
 	}
-	check(n == 2 && order_ok, "cds_list_for_each_entry_rcu visits 7 8");
+	tap_ok(n == 2 && order_ok, "cds_list_for_each_entry_rcu visits 7 8");
 }
 
 int main(void)
@@ -327,5 +327,5 @@ int main(void)
 	test_del_move_replace();
 	test_splice_cut();
 	test_rcu_updates();
-	return tap_finish();
+	return tap_done();
 }

@@ -40,55 +40,55 @@ static void test_store_load(void)
 	int i = 0, evals = 0;
 
 	rcu_assign_pointer(gp, &f1);
-	check(gp == &f1, "rcu_assign_pointer stores");
-	check(rcu_dereference(gp) == &f1, "rcu_dereference loads it back");
-	check(rcu_dereference(gp)->b == 10, "rcu_dereference(p)->field in an expression");
+	tap_ok(gp == &f1, "rcu_assign_pointer stores");
+	tap_ok(rcu_dereference(gp) == &f1, "rcu_dereference loads it back");
+	tap_ok(rcu_dereference(gp)->b == 10, "rcu_dereference(p)->field in an expression");
 	rcu_assign_pointer(gp->next, &f2);
-	check(rcu_dereference(rcu_dereference(gp)->next)->a == 2,
-	      "nested rcu_dereference through a published field");
+	tap_ok(rcu_dereference(rcu_dereference(gp)->next)->a == 2,
+	       "nested rcu_dereference through a published field");
 
 	rcu_set_pointer(&gp, &f3);
-	check(gp == &f3, "rcu_set_pointer stores");
+	tap_ok(gp == &f3, "rcu_set_pointer stores");
 	rcu_set_pointer(&gp, NULL);
-	check(gp == NULL, "rcu_set_pointer of a constant NULL stores NULL");
+	tap_ok(gp == NULL, "rcu_set_pointer of a constant NULL stores NULL");
 	rcu_assign_pointer(gp, NULL);
-	check(gp == NULL, "rcu_assign_pointer of a constant NULL");
+	tap_ok(gp == NULL, "rcu_assign_pointer of a constant NULL");
 	rcu_set_pointer(&vp, (void *) &f1);
-	check(vp == (void *) &f1, "rcu_set_pointer into a void *");
+	tap_ok(vp == (void *) &f1, "rcu_set_pointer into a void *");
 
 	/* arguments with side effects are evaluated exactly once */
 	slots[0] = &f1;
 	slots[1] = &f2;
 	p = rcu_dereference(slots[i++]);
-	check(p == &f1 && i == 1, "rcu_dereference evaluates its argument once");
+	tap_ok(p == &f1 && i == 1, "rcu_dereference evaluates its argument once");
 	rcu_set_pointer(&slots[i++], (evals++, &f3));
-	check(slots[1] == &f3 && i == 2 && evals == 1,
-	      "rcu_set_pointer evaluates its arguments once");
+	tap_ok(slots[1] == &f3 && i == 2 && evals == 1,
+	       "rcu_set_pointer evaluates its arguments once");
 	rcu_assign_pointer(slots[i++], (evals++, &f2));
-	check(slots[2] == &f2 && i == 3 && evals == 2,
-	      "rcu_assign_pointer evaluates its arguments once");
+	tap_ok(slots[2] == &f2 && i == 3 && evals == 2,
+	       "rcu_assign_pointer evaluates its arguments once");
 
 	gp = &f1;
 	old = rcu_xchg_pointer(&gp, &f2);
-	check(old == &f1 && gp == &f2, "rcu_xchg_pointer returns the old value and stores");
+	tap_ok(old == &f1 && gp == &f2, "rcu_xchg_pointer returns the old value and stores");
 	old = rcu_xchg_pointer(&gp, NULL);
-	check(old == &f2 && gp == NULL, "rcu_xchg_pointer to NULL");
+	tap_ok(old == &f2 && gp == NULL, "rcu_xchg_pointer to NULL");
 
 	gp = &f1;
 	old = rcu_cmpxchg_pointer(&gp, &f1, &f3);
-	check(old == &f1 && gp == &f3, "rcu_cmpxchg_pointer succeeds when old matches");
+	tap_ok(old == &f1 && gp == &f3, "rcu_cmpxchg_pointer succeeds when old matches");
 	old = rcu_cmpxchg_pointer(&gp, &f1, &f2);
-	check(old == &f3 && gp == &f3,
-	      "rcu_cmpxchg_pointer fails, returns the current value and stores nothing");
+	tap_ok(old == &f3 && gp == &f3,
+	       "rcu_cmpxchg_pointer fails, returns the current value and stores nothing");
 	old = rcu_cmpxchg_pointer(&gp, &f3, NULL);
-	check(old == &f3 && gp == NULL, "rcu_cmpxchg_pointer to NULL");
+	tap_ok(old == &f3 && gp == NULL, "rcu_cmpxchg_pointer to NULL");
 
 	gp = &f1;
 	_rcu_assign_pointer(gp, &f2);
 	_rcu_set_pointer(&gp, _rcu_dereference(gp)->next);
-	check(gp == NULL && _rcu_xchg_pointer(&gp, &f3) == NULL
-	      && _rcu_cmpxchg_pointer(&gp, &f3, &f1) == &f3 && gp == &f1,
-	      "liburcu's _rcu_* spellings");
+	tap_ok(gp == NULL && _rcu_xchg_pointer(&gp, &f3) == NULL
+	       && _rcu_cmpxchg_pointer(&gp, &f3, &f1) == &f3 && gp == &f1,
+	       "liburcu's _rcu_* spellings");
 }
 
 static int eq_evals;
@@ -106,15 +106,15 @@ static void test_ptr_eq(void)
 	const struct foo *cp = &f1;
 	void *vp = &f2;
 
-	check(cmm_ptr_eq(p, &f1), "cmm_ptr_eq: equal pointers");
-	check(!cmm_ptr_eq(p, &f2), "cmm_ptr_eq: different pointers");
-	check(cmm_ptr_eq(cp, p), "cmm_ptr_eq: const and non-const");
-	check(cmm_ptr_eq(vp, (void *) &f2), "cmm_ptr_eq: void pointers");
-	check(!cmm_ptr_eq(p, (struct foo *) NULL) && cmm_ptr_eq((struct foo *) NULL, (struct foo *) 0),
-	      "cmm_ptr_eq: NULL");
+	tap_ok(cmm_ptr_eq(p, &f1), "cmm_ptr_eq: equal pointers");
+	tap_ok(!cmm_ptr_eq(p, &f2), "cmm_ptr_eq: different pointers");
+	tap_ok(cmm_ptr_eq(cp, p), "cmm_ptr_eq: const and non-const");
+	tap_ok(cmm_ptr_eq(vp, (void *) &f2), "cmm_ptr_eq: void pointers");
+	tap_ok(!cmm_ptr_eq(p, (struct foo *) NULL) && cmm_ptr_eq((struct foo *) NULL, (struct foo *) 0),
+	       "cmm_ptr_eq: NULL");
 	eq_evals = 0;
-	check(cmm_ptr_eq(counted(p), counted(&f1)) && eq_evals == 2,
-	      "cmm_ptr_eq evaluates each argument once");
+	tap_ok(cmm_ptr_eq(counted(p), counted(&f1)) && eq_evals == 2,
+	       "cmm_ptr_eq evaluates each argument once");
 	/* usable where a plain comparison is, e.g. as a loop condition */
 	p = &f1;
 	f1.next = &f2;
@@ -124,7 +124,7 @@ static void test_ptr_eq(void)
 		p = rcu_dereference(p->next);
 		eq_evals++;
 	}
-	check(eq_evals == 1, "cmm_ptr_eq in a loop condition");
+	tap_ok(eq_evals == 1, "cmm_ptr_eq in a loop condition");
 }
 
 /*
@@ -174,11 +174,11 @@ static void test_publication(void)
 
 	pub_pool = (struct foo *) calloc(NPUB, sizeof(*pub_pool));
 	if (!pub_pool) {
-		check(0, "publication test: out of memory");
+		tap_ok(0, "publication test: out of memory");
 		return;
 	}
 	if (pthread_create(&tid, NULL, pub_reader, &bad)) {
-		check(0, "publication test: pthread_create");
+		tap_ok(0, "publication test: pthread_create");
 		free(pub_pool);
 		return;
 	}
@@ -207,27 +207,27 @@ static void test_publication(void)
 	}
 	uatomic_store(&pub_done, 1, CMM_RELAXED);
 	pthread_join(tid, &seen);
-	note("publication: reader saw %ld of %d elements", (long) seen, NPUB);
-	check(!bad, "publication: every element found was fully initialised, in order");
-	check((long) seen >= NPUB / PUB_SYNC,
-	      "publication: the reader checked at least %d elements", NPUB / PUB_SYNC);
-	check(pub == &pub_pool[NPUB - 1], "publication: the last element is published");
+	tap_diag("publication: reader saw %ld of %d elements", (long) seen, NPUB);
+	tap_ok(!bad, "publication: every element found was fully initialised, in order");
+	tap_ok((long) seen >= NPUB / PUB_SYNC,
+	       "publication: the reader checked at least %d elements", NPUB / PUB_SYNC);
+	tap_ok(pub == &pub_pool[NPUB - 1], "publication: the last element is published");
 	free(pub_pool);
 }
 
 int main(void)
 {
 #if defined(__cplusplus)
-	note("built as C++ (%ld)", (long) __cplusplus);
+	tap_diag("built as C++ (%ld)", (long) __cplusplus);
 #endif
 #if defined(_LGPL_SOURCE)
-	note("built with _LGPL_SOURCE");
+	tap_diag("built with _LGPL_SOURCE");
 #endif
 #if defined(URCU_DEREFERENCE_USE_VOLATILE)
-	note("built with URCU_DEREFERENCE_USE_VOLATILE");
+	tap_diag("built with URCU_DEREFERENCE_USE_VOLATILE");
 #endif
 	test_store_load();
 	test_ptr_eq();
 	test_publication();
-	return tap_finish();
+	return tap_done();
 }

@@ -304,7 +304,7 @@ static void run_phase(const char *name, void *(*reader)(void *),
 
 	err = pthread_create(&tid, NULL, reader, &r);
 	if (err) {
-		check(0, "%s: pthread_create: %s", name, strerror(err));
+		tap_ok(0, "%s: pthread_create: %s", name, strerror(err));
 		return;
 	}
 	/* Let the reader begin walking before the updates start. */
@@ -314,18 +314,18 @@ static void run_phase(const char *name, void *(*reader)(void *),
 	uatomic_store(&stop, 1, CMM_RELAXED);
 	pthread_join(tid, NULL);
 
-	note("%s: %ld inserts, %ld removals, %ld replacements; reader: %ld walks "
-	     "(%ld non-empty), %ld elements visited, longest walk %ld",
-	     name, st.inserts, st.removals, st.replacements, r.walks,
-	     r.nonempty_walks, r.visits, r.max_len);
-	check(r.error[0] == '\0', "%s: reader always saw a well-formed list%s%s",
-	      name, r.error[0] ? ": " : "", r.error);
-	check(st.inserts > 1000 && st.removals > 100,
-	      "%s: the updater made enough changes (%ld inserts, %ld removals)",
-	      name, st.inserts, st.removals);
-	check(r.nonempty_walks > 10,
-	      "%s: the reader walked the list during the updates (%ld non-empty walks)",
-	      name, r.nonempty_walks);
+	tap_diag("%s: %ld inserts, %ld removals, %ld replacements; reader: %ld walks "
+		 "(%ld non-empty), %ld elements visited, longest walk %ld",
+		 name, st.inserts, st.removals, st.replacements, r.walks,
+		 r.nonempty_walks, r.visits, r.max_len);
+	tap_ok(r.error[0] == '\0', "%s: reader always saw a well-formed list%s%s",
+	       name, r.error[0] ? ": " : "", r.error);
+	tap_ok(st.inserts > 1000 && st.removals > 100,
+	       "%s: the updater made enough changes (%ld inserts, %ld removals)",
+	       name, st.inserts, st.removals);
+	tap_ok(r.nonempty_walks > 10,
+	       "%s: the reader walked the list during the updates (%ld non-empty walks)",
+	       name, r.nonempty_walks);
 }
 
 /* After the run: forward and backward links agree, numbers sorted. */
@@ -372,12 +372,12 @@ int main(void)
 	}
 
 	run_phase("cds_list rcu", list_reader, update_list);
-	check(list_consistent(), "cds_list: links consistent and sorted after the run");
+	tap_ok(list_consistent(), "cds_list: links consistent and sorted after the run");
 
 	CDS_INIT_HLIST_HEAD(&hlist);
 	run_phase("cds_hlist rcu", hlist_reader, update_hlist);
-	check(hlist_consistent(), "cds_hlist: links consistent and sorted after the run");
+	tap_ok(hlist_consistent(), "cds_hlist: links consistent and sorted after the run");
 
 	free(pool);
-	return tap_finish();
+	return tap_done();
 }

@@ -45,32 +45,32 @@ static void test_counting(void)
 	bool got;
 
 	urcu_ref_init(&o.ref);
-	check(count(&o) == 1, "urcu_ref_init starts at one reference");
+	tap_ok(count(&o) == 1, "urcu_ref_init starts at one reference");
 	urcu_ref_get(&o.ref);
 	urcu_ref_get(&o.ref);
-	check(count(&o) == 3, "urcu_ref_get adds one each time");
+	tap_ok(count(&o) == 3, "urcu_ref_get adds one each time");
 	urcu_ref_put(&o.ref, release_obj);
 	urcu_ref_put(&o.ref, release_obj);
-	check(count(&o) == 1 && releases == 0, "urcu_ref_put above zero does not release");
+	tap_ok(count(&o) == 1 && releases == 0, "urcu_ref_put above zero does not release");
 	urcu_ref_put(&o.ref, release_obj);
-	check(releases == 1 && released == &o, "the put that reaches zero releases once");
+	tap_ok(releases == 1 && released == &o, "the put that reaches zero releases once");
 
-	check(!urcu_ref_get_unless_zero(&o.ref) && count(&o) == 0,
-	      "urcu_ref_get_unless_zero refuses a zero count and leaves it");
+	tap_ok(!urcu_ref_get_unless_zero(&o.ref) && count(&o) == 0,
+	       "urcu_ref_get_unless_zero refuses a zero count and leaves it");
 	urcu_ref_set(&o.ref, 5);
-	check(count(&o) == 5, "urcu_ref_set sets the count");
-	check(urcu_ref_get_unless_zero(&o.ref) && count(&o) == 6,
-	      "urcu_ref_get_unless_zero takes a reference on a live object");
+	tap_ok(count(&o) == 5, "urcu_ref_set sets the count");
+	tap_ok(urcu_ref_get_unless_zero(&o.ref) && count(&o) == 6,
+	       "urcu_ref_get_unless_zero takes a reference on a live object");
 
 	urcu_ref_set(&o.ref, LONG_MAX);
 	got = urcu_ref_get_safe(&o.ref);
-	check(!got && count(&o) == LONG_MAX,
-	      "urcu_ref_get_safe fails at LONG_MAX without changing the count");
-	check(!urcu_ref_get_unless_zero(&o.ref) && count(&o) == LONG_MAX,
-	      "urcu_ref_get_unless_zero fails at LONG_MAX");
+	tap_ok(!got && count(&o) == LONG_MAX,
+	       "urcu_ref_get_safe fails at LONG_MAX without changing the count");
+	tap_ok(!urcu_ref_get_unless_zero(&o.ref) && count(&o) == LONG_MAX,
+	       "urcu_ref_get_unless_zero fails at LONG_MAX");
 	urcu_ref_set(&o.ref, LONG_MAX - 1);
 	got = urcu_ref_get_safe(&o.ref);
-	check(got && count(&o) == LONG_MAX, "urcu_ref_get_safe reaches LONG_MAX");
+	tap_ok(got && count(&o) == LONG_MAX, "urcu_ref_get_safe reaches LONG_MAX");
 }
 
 /*
@@ -111,7 +111,7 @@ static int aborts_with(void (*fn)(void), const char *expect)
 	if (waitpid(pid, &status, 0) != pid)
 		return 0;
 	if (len)
-		note("child said: %.*s", (int) strcspn(buf, "\n"), buf);
+		tap_diag("child said: %.*s", (int) strcspn(buf, "\n"), buf);
 	return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT
 		&& strstr(buf, expect) != NULL;
 }
@@ -132,10 +132,10 @@ static void put_below_zero(void)
 
 static void test_misuse(void)
 {
-	check(aborts_with(overflow_get, "urcu_ref_get"),
-	      "urcu_ref_get at LONG_MAX aborts with a message naming it");
-	check(aborts_with(put_below_zero, "urcu_ref_put"),
-	      "urcu_ref_put below zero aborts with a message naming it");
+	tap_ok(aborts_with(overflow_get, "urcu_ref_get"),
+	       "urcu_ref_get at LONG_MAX aborts with a message naming it");
+	tap_ok(aborts_with(put_below_zero, "urcu_ref_put"),
+	       "urcu_ref_put below zero aborts with a message naming it");
 }
 
 #define ROUNDS 1000000
@@ -170,18 +170,18 @@ static void test_concurrent(void)
 	urcu_ref_init(&shared_obj.ref);
 	for (i = 0; i < 2; i++)
 		if (pthread_create(&t[i], NULL, churn, NULL)) {
-			check(0, "pthread_create");
+			tap_ok(0, "pthread_create");
 			return;
 		}
 	for (i = 0; i < 2; i++)
 		pthread_join(t[i], &taken[i]);
-	check((long) taken[0] == ROUNDS && (long) taken[1] == ROUNDS,
-	      "every get/get_unless_zero on a live object succeeded");
-	check(count(&shared_obj) == 1 && releases == 0,
-	      "two threads x %d get/put pairs leave the count at 1, unreleased",
-	      ROUNDS);
+	tap_ok((long) taken[0] == ROUNDS && (long) taken[1] == ROUNDS,
+	       "every get/get_unless_zero on a live object succeeded");
+	tap_ok(count(&shared_obj) == 1 && releases == 0,
+	       "two threads x %d get/put pairs leave the count at 1, unreleased",
+	       ROUNDS);
 	urcu_ref_put(&shared_obj.ref, release_obj);
-	check(releases == 1, "the last put releases");
+	tap_ok(releases == 1, "the last put releases");
 }
 
 int main(void)
@@ -189,5 +189,5 @@ int main(void)
 	test_counting();
 	test_misuse();
 	test_concurrent();
-	return tap_finish();
+	return tap_done();
 }
