@@ -18,6 +18,9 @@
  *   counting until rcu_barrier returns), .enqueue_rate, .max_backlog,
  *   .stalls.
  *
+ * Both print <prefix>.reader_cpu, the percentage of its lifetime the
+ * reader spent on a CPU.
+ *
  * Exits 1 if a callback is lost or runs twice (counts do not match after
  * rcu_barrier).
  */
@@ -151,7 +154,9 @@ static void throughput_run(const struct bench_opts *opts)
 int main(int argc, char **argv)
 {
 	struct bench_opts opts;
+	double share;
 	int latency;
+	char name[64];
 
 	bench_parse_opts(argc, argv, &opts);
 	if (!opts.mode || (strcmp(opts.mode, "latency") && strcmp(opts.mode, "throughput")))
@@ -166,7 +171,9 @@ int main(int argc, char **argv)
 		latency_run(&opts);
 	else
 		throughput_run(&opts);
-	bench_reader_stop();
+	bench_reader_stop(&share);
+	snprintf(name, sizeof(name), "%s.%s.reader_cpu", latency ? "cblat" : "cbtput", BENCH_FLAVOR);
+	bench_metric(name, 100.0 * share, "%");
 	rcu_unregister_thread();
 	return 0;
 }

@@ -64,7 +64,13 @@ extern struct bench_obj bench_objs[2];
  * registered and running.
  */
 void bench_reader_start(void);
-/* Stops and joins the reader; returns how many sections it ran. */
-unsigned long bench_reader_stop(void);
+/*
+ * Stops and joins the reader; returns how many sections it ran and, if
+ * @cpu_share is not NULL, stores there the fraction of its lifetime the
+ * reader was on a CPU.  Well below 1 means other work preempted it, and
+ * a preempted reader changes what a grace period costs (membarrier need
+ * not interrupt a CPU that is not running the reader).
+ */
+unsigned long bench_reader_stop(double *cpu_share);
 
 #endif /* BENCH_FLAVOR_H */

@@ -12,6 +12,7 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <time.h>
 
 struct bench_obj bench_objs[2] = { { .value = 1 }, { .value = 2 } };
 struct bench_obj *bench_gp = &bench_objs[0];
@@ -26,16 +27,28 @@ static pthread_t reader_tid;
 static int reader_ready;
 static int reader_stop;
 static unsigned long reader_sections;
+static double reader_cpu_share;
 static volatile long reader_sink;
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static void *reader_main(void *arg)
 {
 	unsigned long sections = 0;
+	uint64_t wall0, cpu0;
 	long sum = 0;
 
 	(void)arg;
 	bench_pin(BENCH_CPU_READER);
 	rcu_register_thread();
+	wall0 = bench_now_ns();
+	cpu0 = thread_cpu_ns();
 	CMM_STORE_SHARED(reader_ready, 1);
 	while (!CMM_LOAD_SHARED(reader_stop)) {
 		struct bench_obj *p;
@@ -47,6 +60,7 @@ static void *reader_main(void *arg)
 		bench_quiescent_state();
 		sections++;
 	}
+	reader_cpu_share = (double)(thread_cpu_ns() - cpu0) / (double)(bench_now_ns() - wall0);
 	rcu_unregister_thread();
 	reader_sink = sum;
 	reader_sections = sections;
@@ -66,7 +80,7 @@ void bench_reader_start(void)
 		sched_yield();
 }
 
-unsigned long bench_reader_stop(void)
+unsigned long bench_reader_stop(double *cpu_share)
 {
 	int err;
 
@@ -74,5 +88,7 @@ unsigned long bench_reader_stop(void)
 	err = pthread_join(reader_tid, NULL);
 	if (err)
 		bench_die("pthread_join (reader): error %d", err);
+	if (cpu_share)
+		*cpu_share = reader_cpu_share;
 	return reader_sections;
 }

@@ -16,6 +16,9 @@
  *   periods that complete before the deadline are counted.
  *   Prints sync<N>.<flavor>.gps (sum over callers, per second) and
  *   sync<N>.<flavor>.mean (per-call latency, us).
+ *
+ * Both also print <prefix>.reader_cpu: the percentage of its lifetime the
+ * reader spent on a CPU (bench_reader_stop()).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -156,6 +159,8 @@ static void concurrent_run(const struct bench_opts *opts)
 int main(int argc, char **argv)
 {
 	struct bench_opts opts;
+	double share;
+	char name[64];
 
 	bench_parse_opts(argc, argv, &opts);
 	bench_pin_init();
@@ -165,6 +170,11 @@ int main(int argc, char **argv)
 		latency_run(&opts);
 	else
 		concurrent_run(&opts);
-	bench_reader_stop();
+	bench_reader_stop(&share);
+	if (opts.callers == 1)
+		snprintf(name, sizeof(name), "sync.%s.reader_cpu", BENCH_FLAVOR);
+	else
+		snprintf(name, sizeof(name), "sync%d.%s.reader_cpu", opts.callers, BENCH_FLAVOR);
+	bench_metric(name, 100.0 * share, "%");
 	return 0;
 }

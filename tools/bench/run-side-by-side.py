@@ -71,17 +71,19 @@ RUNS = [
 ]
 for _fl in ("memb", "mb", "qsbr", "bp", "signal"):
     RUNS.append(("sync-" + _fl, [], 1,
-                 ["sync.%s.%s" % (_fl, s) for s in ("p50", "mean", "p99", "samples")]))
+                 ["sync.%s.%s" % (_fl, s)
+                  for s in ("p50", "mean", "p99", "samples", "reader_cpu")]))
 RUNS += [
     # gp/s with several callers swings with what else runs (whether the
     # reader's CPU is busy decides what a membarrier costs): shorter,
     # interleaved repeats pair up better than one long run
-    ("sync-memb", ["-c", "4", "-t", "1"], 3, ["sync4.memb.gps", "sync4.memb.mean"]),
+    ("sync-memb", ["-c", "4", "-t", "1"], 3, ["sync4.memb.gps", "sync4.memb.mean",
+                                                 "sync4.memb.reader_cpu"]),
     ("callback-memb", ["-m", "latency"], 1,
-     ["cblat.memb.p50", "cblat.memb.p99", "cblat.memb.mean"]),
+     ["cblat.memb.p50", "cblat.memb.p99", "cblat.memb.mean", "cblat.memb.reader_cpu"]),
     ("callback-memb", ["-m", "throughput", "-t", "1"], 2,
      ["cbtput.memb.rate", "cbtput.memb.enqueue_rate", "cbtput.memb.max_backlog",
-      "cbtput.memb.stalls"]),
+      "cbtput.memb.stalls", "cbtput.memb.reader_cpu"]),
 ]
 
 # Targets from issue 2 ("Performance targets") and issue 3.
