@@ -118,6 +118,12 @@ static inline struct t_obj *t_obj_new(unsigned long value)
 	return o;
 }
 
+/* Whether o has not been killed yet (what a reader checks on its object). */
+static inline int t_obj_alive(const struct t_obj *o)
+{
+	return __atomic_load_n(&o->magic, __ATOMIC_RELAXED) == T_LIVE;
+}
+
 /* What a freeing updater does: make a later use visible, then free. */
 static inline void t_obj_kill(struct t_obj *o)
 {

@@ -53,7 +53,7 @@ static void *holder_thread(void *arg)
 	p = rcu_dereference(shared);
 	t_store(&h->in, 1);
 	t_sleep_ms(h->hold_ms);
-	h->live_at_end = __atomic_load_n(&p->magic, __ATOMIC_RELAXED) == T_LIVE;
+	h->live_at_end = t_obj_alive(p);
 	t_store(&h->left, 1);
 	urcu_bp_read_unlock();
 	return NULL;

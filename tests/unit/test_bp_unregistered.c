@@ -43,7 +43,7 @@ static void *lazy_thread(void *arg)
 	p = rcu_dereference(shared);
 	t_store(&lr->in, 1);
 	t_sleep_ms(100);
-	lr->live_at_end = __atomic_load_n(&p->magic, __ATOMIC_RELAXED) == T_LIVE;
+	lr->live_at_end = t_obj_alive(p);
 	t_store(&lr->left, 1);
 	urcu_bp_read_unlock();
 	lr->ongoing_after = urcu_bp_read_ongoing();

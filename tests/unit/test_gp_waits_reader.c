@@ -47,10 +47,10 @@ static void *reader_thread(void *arg)
 	T_FN(register_thread)();
 	T_FN(read_lock)();
 	p = rcu_dereference(shared);
-	rd->live_at_start = __atomic_load_n(&p->magic, __ATOMIC_RELAXED) == T_LIVE;
+	rd->live_at_start = t_obj_alive(p);
 	t_store(&rd->in, 1);
 	t_sleep_ms(rd->hold_ms);
-	rd->live_at_end = __atomic_load_n(&p->magic, __ATOMIC_RELAXED) == T_LIVE;
+	rd->live_at_end = t_obj_alive(p);
 	rd->left_ns = t_now_ns();
 	t_store(&rd->left, 1);
 	t_reader_exit();

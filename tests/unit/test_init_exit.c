@@ -32,7 +32,7 @@ static void *reader_thread(void *arg)
 	p = rcu_dereference(shared);
 	t_store(&rd->in, 1);
 	t_sleep_ms(50);
-	rd->live_at_end = __atomic_load_n(&p->magic, __ATOMIC_RELAXED) == T_LIVE;
+	rd->live_at_end = t_obj_alive(p);
 	t_store(&rd->left, 1);
 	t_reader_exit();
 	T_FN(unregister_thread)();

@@ -98,7 +98,7 @@ static void *nest_thread(void *arg)
 	nr->ongoing_after_inner = T_FN(read_ongoing)() != 0;
 	/* Depth 1: the object must stay alive. */
 	t_sleep_ms(100);
-	nr->live_after_inner = __atomic_load_n(&p->magic, __ATOMIC_RELAXED) == T_LIVE;
+	nr->live_after_inner = t_obj_alive(p);
 	t_store(&nr->outer_leaving, 1);
 	t_reader_exit();
 	T_FN(unregister_thread)();

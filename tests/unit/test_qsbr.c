@@ -134,7 +134,7 @@ static void *holding_thread(void *arg)
 	p = rcu_dereference(shared);
 	t_store(&h->in, 1);
 	t_sleep_ms(100);
-	h->live_at_end = __atomic_load_n(&p->magic, __ATOMIC_RELAXED) == T_LIVE;
+	h->live_at_end = t_obj_alive(p);
 	t_store(&h->announced, 1);
 	urcu_qsbr_quiescent_state();
 	/* Keep going online, reporting quiescent states only. */

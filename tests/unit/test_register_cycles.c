@@ -70,7 +70,7 @@ static void *churn_thread(void *arg)
 
 			T_FN(read_lock)();
 			p = rcu_dereference(shared);
-			if (__atomic_load_n(&p->magic, __ATOMIC_RELAXED) != T_LIVE)
+			if (!t_obj_alive(p))
 				bad++;
 			t_reader_exit();
 		}
