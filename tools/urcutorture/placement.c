@@ -26,7 +26,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,17 +37,6 @@
 #endif
 
 #include "topology.h"
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static const char *const role_names[UT_ROLE_COUNT] = { "reader", "updater", "worker" };
 static const char *const role_plural[UT_ROLE_COUNT] = { "readers", "updaters", "workers" };
@@ -96,16 +84,16 @@ int ut_pin_policy_parse(const char *text, const struct ut_topology *t,
 	else if (isdigit((unsigned char)text[0]))
 		list = text;	/* a bare CPU list means list:<it> */
 	else {
-		set_err(err, errlen, "unknown pin policy '%s' (expected none, compact, scatter, numa "
-			"or list:CPUS such as list:0,2-3)", text);
+		ut_set_err(err, errlen, "unknown pin policy '%s' (expected none, compact, scatter, numa "
+			   "or list:CPUS such as list:0,2-3)", text);
 		return -1;
 	}
 	if (!*list) {
-		set_err(err, errlen, "empty CPU list in '%s' (example: list:0,2-3)", text);
+		ut_set_err(err, errlen, "empty CPU list in '%s' (example: list:0,2-3)", text);
 		return -1;
 	}
 	if (ut_cpulist_parse(list, &cpus, &n) || !n) {
-		set_err(err, errlen, "'%s' is not a CPU list (example: list:0,2-3)", list);
+		ut_set_err(err, errlen, "'%s' is not a CPU list (example: list:0,2-3)", list);
 		return -1;
 	}
 	for (int i = 0; i < n; i++)
@@ -113,7 +101,7 @@ int ut_pin_policy_parse(const char *text, const struct ut_topology *t,
 			char have[300];
 
 			cpus_of(t, have, sizeof(have));
-			set_err(err, errlen, "CPU %d does not exist (%s)", cpus[i], have);
+			ut_set_err(err, errlen, "CPU %d does not exist (%s)", cpus[i], have);
 			free(cpus);
 			return -1;
 		}
@@ -239,7 +227,7 @@ int ut_plan_build(const struct ut_topology *t, const struct ut_pin_policy pol[UT
 
 	memset(out, 0, sizeof(*out));
 	if (!t) {
-		set_err(err, errlen, "no topology to plan on");
+		ut_set_err(err, errlen, "no topology to plan on");
 		return -1;
 	}
 	o.pu = calloc(t->npu, sizeof(int));
@@ -255,7 +243,7 @@ int ut_plan_build(const struct ut_topology *t, const struct ut_pin_policy pol[UT
 		const struct ut_pin_policy *p = &pol[r];
 
 		if (n[r] < 0) {
-			set_err(err, errlen, "negative number of %s (%d)", role_plural[r], n[r]);
+			ut_set_err(err, errlen, "negative number of %s (%d)", role_plural[r], n[r]);
 			goto fail;
 		}
 		out->n[r] = n[r];
@@ -264,7 +252,7 @@ int ut_plan_build(const struct ut_topology *t, const struct ut_pin_policy pol[UT
 		if (!out->cpu[r] || !out->node[r])
 			goto nomem;
 		if (p->kind == UT_PIN_LIST && p->ncpus <= 0) {
-			set_err(err, errlen, "empty CPU list for the %s", role_plural[r]);
+			ut_set_err(err, errlen, "empty CPU list for the %s", role_plural[r]);
 			goto fail;
 		}
 		memset(o.role_pkg, 0, t->npkg * sizeof(int));
@@ -283,8 +271,8 @@ int ut_plan_build(const struct ut_topology *t, const struct ut_pin_policy pol[UT
 					char have[300];
 
 					cpus_of(t, have, sizeof(have));
-					set_err(err, errlen, "CPU %d does not exist (%s)",
-						p->cpus[k % p->ncpus], have);
+					ut_set_err(err, errlen, "CPU %d does not exist (%s)",
+						   p->cpus[k % p->ncpus], have);
 					goto fail;
 				}
 				break;
@@ -294,8 +282,8 @@ int ut_plan_build(const struct ut_topology *t, const struct ut_pin_policy pol[UT
 				idx = pick(t, p->kind, &o);
 				break;
 			default:
-				set_err(err, errlen, "unknown pin policy kind %d for the %s", (int)p->kind,
-					role_plural[r]);
+				ut_set_err(err, errlen, "unknown pin policy kind %d for the %s", (int)p->kind,
+					   role_plural[r]);
 				goto fail;
 			}
 			if (idx < 0) {
@@ -316,7 +304,7 @@ int ut_plan_build(const struct ut_topology *t, const struct ut_pin_policy pol[UT
 	rc = 0;
 	goto out;
 nomem:
-	set_err(err, errlen, "out of memory building the placement plan");
+	ut_set_err(err, errlen, "out of memory building the placement plan");
 fail:
 	ut_plan_free(out);
 out:
@@ -496,7 +484,7 @@ static int sched_bind_self(int cpu, char *err, size_t errlen)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set)) {
-		set_err(err, errlen, "cannot bind to CPU %d: %s", cpu, strerror(errno));
+		ut_set_err(err, errlen, "cannot bind to CPU %d: %s", cpu, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -508,7 +496,7 @@ int ut_pin_self(int cpu, char *err, size_t errlen)
 	int now = -1;
 
 	if (cpu < 0 || cpu >= CPU_SETSIZE) {
-		set_err(err, errlen, "cannot bind to CPU %d: not a valid CPU number", cpu);
+		ut_set_err(err, errlen, "cannot bind to CPU %d: not a valid CPU number", cpu);
 		return -1;
 	}
 #ifdef UT_HAVE_HWLOC
@@ -527,13 +515,13 @@ int ut_pin_self(int cpu, char *err, size_t errlen)
 #endif
 	/* Verify independently of how we bound: the kernel's view of the mask... */
 	if (sched_getaffinity(0, sizeof(got), &got)) {
-		set_err(err, errlen, "bound to CPU %d but cannot read the affinity back: %s", cpu,
-			strerror(errno));
+		ut_set_err(err, errlen, "bound to CPU %d but cannot read the affinity back: %s", cpu,
+			   strerror(errno));
 		return -1;
 	}
 	if (CPU_COUNT(&got) != 1 || !CPU_ISSET(cpu, &got)) {
-		set_err(err, errlen, "asked for CPU %d, the affinity mask reads back with %d CPUs",
-			cpu, CPU_COUNT(&got));
+		ut_set_err(err, errlen, "asked for CPU %d, the affinity mask reads back with %d CPUs",
+			   cpu, CPU_COUNT(&got));
 		return -1;
 	}
 	/* ...and where the thread actually runs once the scheduler had a say. */
@@ -543,7 +531,7 @@ int ut_pin_self(int cpu, char *err, size_t errlen)
 		if (now == cpu)
 			return 0;
 	}
-	set_err(err, errlen, "bound to CPU %d but running on CPU %d", cpu, now);
+	ut_set_err(err, errlen, "bound to CPU %d but running on CPU %d", cpu, now);
 	return -1;
 }
 

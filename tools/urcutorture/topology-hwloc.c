@@ -14,24 +14,12 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <hwloc.h>
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* Flatten a loaded hwloc topology: PUs in logical order. */
 static int flatten(hwloc_topology_t topo, enum ut_topo_source source, const char *desc,
@@ -43,12 +31,12 @@ static int flatten(hwloc_topology_t topo, enum ut_topo_source source, const char
 	int rc;
 
 	if (npu <= 0) {
-		set_err(err, errlen, "hwloc found no PUs in the topology");
+		ut_set_err(err, errlen, "hwloc found no PUs in the topology");
 		return -1;
 	}
 	raw = calloc(npu, sizeof(*raw));
 	if (!raw) {
-		set_err(err, errlen, "out of memory");
+		ut_set_err(err, errlen, "out of memory");
 		return -1;
 	}
 	for (int i = 0; i < npu; i++) {
@@ -84,30 +72,30 @@ int ut_topo_load_hwloc(enum ut_topo_source source, const char *spec, struct ut_t
 
 	*out = NULL;
 	if (hwloc_topology_init(&topo)) {
-		set_err(err, errlen, "hwloc_topology_init failed: %s", strerror(errno));
+		ut_set_err(err, errlen, "hwloc_topology_init failed: %s", strerror(errno));
 		return -1;
 	}
 	if (source == UT_TOPO_SYNTHETIC && hwloc_topology_set_synthetic(topo, spec)) {
-		set_err(err, errlen, "synthetic topology: hwloc cannot parse \"%s\" "
-			"(example: pack:2 numa:2 core:8 pu:2)", spec);
+		ut_set_err(err, errlen, "synthetic topology: hwloc cannot parse \"%s\" "
+			   "(example: pack:2 numa:2 core:8 pu:2)", spec);
 		goto fail;
 	}
 	if (source == UT_TOPO_XML) {
 		if (access(spec, R_OK)) {
-			set_err(err, errlen, "cannot read topology file '%s': %s", spec, strerror(errno));
+			ut_set_err(err, errlen, "cannot read topology file '%s': %s", spec, strerror(errno));
 			goto fail;
 		}
 		if (hwloc_topology_set_xml(topo, spec)) {
-			set_err(err, errlen, "'%s' is not an hwloc XML topology", spec);
+			ut_set_err(err, errlen, "'%s' is not an hwloc XML topology", spec);
 			goto fail;
 		}
 	}
 	if (hwloc_topology_load(topo)) {
 		if (source == UT_TOPO_XML)
-			set_err(err, errlen, "'%s' is not an hwloc XML topology (hwloc could not load it)",
-				spec);
+			ut_set_err(err, errlen, "'%s' is not an hwloc XML topology (hwloc could not load it)",
+				   spec);
 		else
-			set_err(err, errlen, "hwloc could not load the topology: %s", strerror(errno));
+			ut_set_err(err, errlen, "hwloc could not load the topology: %s", strerror(errno));
 		goto fail;
 	}
 	rc = flatten(topo, source, spec, out, err, errlen);
@@ -142,31 +130,31 @@ int ut_topo_hwloc_bind_self(int cpu, char *err, size_t errlen)
 	/* pthread_once orders the initialisation before every use of bind_topo. */
 	pthread_once(&bind_once, bind_topo_init);
 	if (!bind_topo_ok) {
-		set_err(err, errlen, "hwloc cannot load this machine's topology");
+		ut_set_err(err, errlen, "hwloc cannot load this machine's topology");
 		return 1;
 	}
 	want = hwloc_bitmap_alloc();
 	got = hwloc_bitmap_alloc();
 	if (!want || !got) {
-		set_err(err, errlen, "out of memory");
+		ut_set_err(err, errlen, "out of memory");
 		goto out;
 	}
 	hwloc_bitmap_only(want, (unsigned)cpu);
 	if (hwloc_set_cpubind(bind_topo, want, HWLOC_CPUBIND_THREAD)) {
-		set_err(err, errlen, "cannot bind to CPU %d: %s", cpu, strerror(errno));
+		ut_set_err(err, errlen, "cannot bind to CPU %d: %s", cpu, strerror(errno));
 		goto out;
 	}
 	if (hwloc_get_cpubind(bind_topo, got, HWLOC_CPUBIND_THREAD)) {
-		set_err(err, errlen, "bound to CPU %d but cannot read the binding back: %s", cpu,
-			strerror(errno));
+		ut_set_err(err, errlen, "bound to CPU %d but cannot read the binding back: %s", cpu,
+			   strerror(errno));
 		goto out;
 	}
 	if (!hwloc_bitmap_isequal(want, got)) {
 		char *s = NULL;
 
 		hwloc_bitmap_list_asprintf(&s, got);
-		set_err(err, errlen, "asked to bind to CPU %d, the binding reads back as CPUs %s",
-			cpu, s ? s : "?");
+		ut_set_err(err, errlen, "asked to bind to CPU %d, the binding reads back as CPUs %s",
+			   cpu, s ? s : "?");
 		free(s);
 		goto out;
 	}

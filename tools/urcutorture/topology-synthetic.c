@@ -17,7 +17,6 @@
 #endif
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,17 +36,6 @@ struct lvl {
 	long pus_per_obj;	/* PUs below one object of this level */
 	bool numa_attached;	/* "[numa]" after this level */
 };
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static int level_kind(const char *name, size_t len, enum lvl_kind *kind)
 {
@@ -110,7 +98,7 @@ int ut_topo_load_synthetic_builtin(const char *desc, struct ut_topology **out,
 			continue;
 		}
 		if (nlv == MAX_LEVELS) {
-			set_err(err, errlen, "synthetic topology: more than %d levels", MAX_LEVELS);
+			ut_set_err(err, errlen, "synthetic topology: more than %d levels", MAX_LEVELS);
 			return -1;
 		}
 		name = p;
@@ -118,35 +106,35 @@ int ut_topo_load_synthetic_builtin(const char *desc, struct ut_topology **out,
 			p++;
 		nlen = (size_t)(p - name);
 		if (*p != ':') {
-			set_err(err, errlen, "synthetic topology: '%.*s' is not <level>:<count>",
-				(int)nlen, name);
+			ut_set_err(err, errlen, "synthetic topology: '%.*s' is not <level>:<count>",
+				   (int)nlen, name);
 			return -1;
 		}
 		if (level_kind(name, nlen, &lv[nlv].kind)) {
-			set_err(err, errlen, "synthetic topology: unknown level '%.*s' "
-				"(known: pack, numa, die, group, l1-l5, core, pu)", (int)nlen, name);
+			ut_set_err(err, errlen, "synthetic topology: unknown level '%.*s' "
+				   "(known: pack, numa, die, group, l1-l5, core, pu)", (int)nlen, name);
 			return -1;
 		}
 		p++;
 		errno = 0;
 		cnt = strtol(p, &end, 10);
 		if (end == p || errno || cnt < 1 || cnt > MAX_PUS) {
-			set_err(err, errlen, "synthetic topology: bad count after '%.*s:'",
-				(int)nlen, name);
+			ut_set_err(err, errlen, "synthetic topology: bad count after '%.*s:'",
+				   (int)nlen, name);
 			return -1;
 		}
 		p = end;
 		if (*p == '(') {
-			set_err(err, errlen, "synthetic topology: level attributes '(...)' need hwloc");
+			ut_set_err(err, errlen, "synthetic topology: level attributes '(...)' need hwloc");
 			return -1;
 		}
 		if (*p && !isspace((unsigned char)*p)) {
-			set_err(err, errlen, "synthetic topology: unexpected '%c' after '%.*s:%ld'",
-				*p, (int)nlen, name, cnt);
+			ut_set_err(err, errlen, "synthetic topology: unexpected '%c' after '%.*s:%ld'",
+				   *p, (int)nlen, name, cnt);
 			return -1;
 		}
 		if (nlv && lv[nlv - 1].kind == LVL_PU) {
-			set_err(err, errlen, "synthetic topology: nothing may follow the pu level");
+			ut_set_err(err, errlen, "synthetic topology: nothing may follow the pu level");
 			return -1;
 		}
 		lv[nlv].count = cnt;
@@ -159,13 +147,13 @@ int ut_topo_load_synthetic_builtin(const char *desc, struct ut_topology **out,
 			core_level = nlv;
 		total *= cnt;
 		if (total > MAX_PUS) {
-			set_err(err, errlen, "synthetic topology: more than %d PUs", MAX_PUS);
+			ut_set_err(err, errlen, "synthetic topology: more than %d PUs", MAX_PUS);
 			return -1;
 		}
 		nlv++;
 	}
 	if (!nlv || lv[nlv - 1].kind != LVL_PU) {
-		set_err(err, errlen, "synthetic topology: the last level must be pu:<count>");
+		ut_set_err(err, errlen, "synthetic topology: the last level must be pu:<count>");
 		return -1;
 	}
 	for (int i = nlv - 1, below = 1; i >= 0; i--) {
@@ -175,7 +163,7 @@ int ut_topo_load_synthetic_builtin(const char *desc, struct ut_topology **out,
 
 	raw = calloc(total, sizeof(*raw));
 	if (!raw) {
-		set_err(err, errlen, "out of memory");
+		ut_set_err(err, errlen, "out of memory");
 		return -1;
 	}
 	for (long i = 0; i < total; i++) {

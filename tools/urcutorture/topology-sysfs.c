@@ -9,24 +9,12 @@
 #define _GNU_SOURCE
 #endif
 #include <dirent.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "topology.h"
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* First line of a small sysfs file into buf; 0 or -1. */
 static int read_line(const char *path, char *buf, size_t len)
@@ -118,13 +106,13 @@ int ut_topo_load_sysfs(const char *root, struct ut_topology **out, char *err, si
 		long cnt = sysconf(_SC_NPROCESSORS_ONLN);
 
 		if (strcmp(root, "/sys") || cnt < 1) {
-			set_err(err, errlen, "cannot read the online CPUs from %s", path);
+			ut_set_err(err, errlen, "cannot read the online CPUs from %s", path);
 			return -1;
 		}
 		free(cpus);
 		cpus = malloc(cnt * sizeof(int));
 		if (!cpus) {
-			set_err(err, errlen, "out of memory");
+			ut_set_err(err, errlen, "out of memory");
 			return -1;
 		}
 		for (n = 0; n < cnt; n++)
@@ -136,7 +124,7 @@ int ut_topo_load_sysfs(const char *root, struct ut_topology **out, char *err, si
 		free(cpus);
 		free(raw);
 		free(node);
-		set_err(err, errlen, "out of memory");
+		ut_set_err(err, errlen, "out of memory");
 		return -1;
 	}
 	read_nodes(root, cpus, n, node);

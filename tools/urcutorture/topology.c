@@ -16,7 +16,7 @@
 
 #include "topology.h"
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
+void ut_set_err(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -46,7 +46,7 @@ int ut_topo_build(const struct ut_topo_raw *raw, int n, enum ut_topo_source sour
 	int *core_fill = NULL;
 
 	if (n <= 0) {
-		set_err(err, errlen, "the topology has no CPUs");
+		ut_set_err(err, errlen, "the topology has no CPUs");
 		return -1;
 	}
 	t = calloc(1, sizeof(*t));
@@ -69,7 +69,7 @@ int ut_topo_build(const struct ut_topo_raw *raw, int n, enum ut_topo_source sour
 		struct ut_pu *pu = &t->pu[i];
 
 		if (raw[i].os < 0 || raw[i].os > (1 << 20)) {
-			set_err(err, errlen, "CPU number %d out of range", raw[i].os);
+			ut_set_err(err, errlen, "CPU number %d out of range", raw[i].os);
 			goto fail;
 		}
 		pu->os = raw[i].os;
@@ -93,7 +93,7 @@ int ut_topo_build(const struct ut_topo_raw *raw, int n, enum ut_topo_source sour
 		t->os_to_pu[i] = -1;
 	for (int i = 0; i < n; i++) {
 		if (t->os_to_pu[t->pu[i].os] >= 0) {
-			set_err(err, errlen, "CPU %d appears twice in the topology", t->pu[i].os);
+			ut_set_err(err, errlen, "CPU %d appears twice in the topology", t->pu[i].os);
 			goto fail;
 		}
 		t->os_to_pu[t->pu[i].os] = i;
@@ -106,7 +106,7 @@ int ut_topo_build(const struct ut_topo_raw *raw, int n, enum ut_topo_source sour
 	return 0;
 
 nomem:
-	set_err(err, errlen, "out of memory building the topology");
+	ut_set_err(err, errlen, "out of memory building the topology");
 fail:
 	free(pkg_keys);
 	free(node_keys);
@@ -155,13 +155,13 @@ int ut_topology_load(const char *spec, struct ut_topology **out, char *err, size
 		char desc[sizeof((*out)->desc)];
 
 		if (strlen(spec + 10) >= sizeof(desc)) {
-			set_err(err, errlen, "synthetic description longer than %zu characters",
-				sizeof(desc) - 1);
+			ut_set_err(err, errlen, "synthetic description longer than %zu characters",
+				   sizeof(desc) - 1);
 			return -1;
 		}
 		unquote(spec + 10, desc, sizeof(desc));
 		if (!*desc) {
-			set_err(err, errlen, "empty synthetic description (example: synthetic:\"pack:2 numa:2 core:8 pu:2\")");
+			ut_set_err(err, errlen, "empty synthetic description (example: synthetic:\"pack:2 numa:2 core:8 pu:2\")");
 			return -1;
 		}
 #ifdef UT_HAVE_HWLOC
@@ -173,7 +173,7 @@ int ut_topology_load(const char *spec, struct ut_topology **out, char *err, size
 			char berr[256] = "";
 
 			if (ut_topo_load_synthetic_builtin(desc, &tmp, berr, sizeof(berr)))
-				set_err(err, errlen, "%s", berr);
+				ut_set_err(err, errlen, "%s", berr);
 			ut_topology_free(tmp);
 		}
 		return -1;
@@ -184,8 +184,8 @@ int ut_topology_load(const char *spec, struct ut_topology **out, char *err, size
 #ifdef UT_HAVE_HWLOC
 	return ut_topo_load_hwloc(UT_TOPO_XML, spec, out, err, errlen);
 #else
-	set_err(err, errlen, "'%s': XML topologies need hwloc (this build has none); use synthetic:\"...\"",
-		spec);
+	ut_set_err(err, errlen, "'%s': XML topologies need hwloc (this build has none); use synthetic:\"...\"",
+		   spec);
 	return -1;
 #endif
 }

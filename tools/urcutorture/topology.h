@@ -94,6 +94,14 @@ int ut_topo_load_hwloc(enum ut_topo_source source, const char *spec, struct ut_t
 int ut_topo_hwloc_bind_self(int cpu, char *err, size_t errlen);
 #endif
 
+/*
+ * printf-style message into err[0..errlen-1] (truncated to fit); does
+ * nothing when err is NULL or errlen is 0.  Shared by the loaders and the
+ * planner for their "0 or -1 + err" results.
+ */
+void ut_set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Parse a cpulist ("0-3,8,10-11") into a malloc'ed array; count in *n. 0 or -1. */
 int ut_cpulist_parse(const char *text, int **cpus, int *n);
 /* Format sorted-or-not CPU numbers as a compact cpulist. */
