@@ -127,71 +127,79 @@ static void finish_walk(struct reader_result *r, long len)
 		r->max_len = len;
 }
 
-static void *list_reader(void *arg)
+/*
+ * One walk of the list, alternating between the two iterator forms from
+ * walk to walk; its length in *len.  0 on the first problem (in r->error).
+ */
+static int walk_list(struct reader_result *r, long *len)
 {
-	struct reader_result *r = (struct reader_result *) arg;
+	long prev = 0;
 
-	while (!uatomic_load(&stop, CMM_RELAXED)) {
-		long prev = 0, len = 0;
-		int ok = 1;
+	if (r->walks & 1) {
+		struct elem *e;
 
-		if (r->walks & 1) {
-			struct elem *e;
-
-			cds_list_for_each_entry_rcu(e, &list, node) {
-				ok = visit(r, e, &prev, &len, len == 0);
-				if (!ok)
-					break;
-			}
-		} else {
-			struct cds_list_head *pos;
-
-			cds_list_for_each_rcu(pos, &list) {
-				ok = visit(r, cds_list_entry(pos, struct elem, node),
-					   &prev, &len, len == 0);
-				if (!ok)
-					break;
-			}
+		cds_list_for_each_entry_rcu(e, &list, node) {
+			if (!visit(r, e, &prev, len, *len == 0))
+				return 0;
 		}
-		if (!ok)
+	} else {
+		struct cds_list_head *pos;
+
+		cds_list_for_each_rcu(pos, &list) {
+			if (!visit(r, cds_list_entry(pos, struct elem, node),
+				   &prev, len, *len == 0))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/* The same for the hlist, with the kernel-style and the liburcu iterator. */
+static int walk_hlist(struct reader_result *r, long *len)
+{
+	struct elem *e;
+	long prev = 0;
+
+	if (r->walks & 1) {
+		cds_hlist_for_each_entry_rcu_2(e, &hlist, hnode) {
+			if (!visit(r, e, &prev, len, *len == 0))
+				return 0;
+		}
+	} else {
+		struct cds_hlist_node *pos;
+
+		cds_hlist_for_each_entry_rcu(e, pos, &hlist, hnode) {
+			if (!visit(r, e, &prev, len, *len == 0))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/* Walk until told to stop or until a walk finds a problem. */
+static void reader_loop(struct reader_result *r,
+			int (*walk)(struct reader_result *r, long *len))
+{
+	while (!uatomic_load(&stop, CMM_RELAXED)) {
+		long len = 0;
+
+		if (!walk(r, &len))
 			break;
 		finish_walk(r, len);
 		uatomic_store(&reader_started, 1, CMM_RELAXED);
 	}
 	uatomic_store(&reader_started, 1, CMM_RELAXED);
+}
+
+static void *list_reader(void *arg)
+{
+	reader_loop((struct reader_result *) arg, walk_list);
 	return NULL;
 }
 
 static void *hlist_reader(void *arg)
 {
-	struct reader_result *r = (struct reader_result *) arg;
-
-	while (!uatomic_load(&stop, CMM_RELAXED)) {
-		struct elem *e;
-		long prev = 0, len = 0;
-		int ok = 1;
-
-		if (r->walks & 1) {
-			cds_hlist_for_each_entry_rcu_2(e, &hlist, hnode) {
-				ok = visit(r, e, &prev, &len, len == 0);
-				if (!ok)
-					break;
-			}
-		} else {
-			struct cds_hlist_node *pos;
-
-			cds_hlist_for_each_entry_rcu(e, pos, &hlist, hnode) {
-				ok = visit(r, e, &prev, &len, len == 0);
-				if (!ok)
-					break;
-			}
-		}
-		if (!ok)
-			break;
-		finish_walk(r, len);
-		uatomic_store(&reader_started, 1, CMM_RELAXED);
-	}
-	uatomic_store(&reader_started, 1, CMM_RELAXED);
+	reader_loop((struct reader_result *) arg, walk_hlist);
 	return NULL;
 }
 
