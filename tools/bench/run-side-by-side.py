@@ -104,6 +104,13 @@ TARGETS = {
 
 SIDES = ("ours", "liburcu")
 
+# The grace-period benchmarks assume their reader owns its CPU: a memb grace
+# period interrupts only CPUs that are running the reader, so a reader that
+# other work keeps preempting makes grace periods look cheap.  Below this
+# share of CPU time such a run is repeated, up to READER_RETRIES times.
+READER_MIN_CPU = 90.0
+READER_RETRIES = 2
+
 
 def log(msg):
     print(msg, file=sys.stderr, flush=True)
@@ -282,6 +289,27 @@ def run_one(exe, args):
         except ValueError:
             pass
     return metrics, None
+
+
+def run_reader_checked(exe, args, name, metrics, where, preempted, side):
+    """run_one(), retried when the background reader of a grace-period
+    benchmark was off its CPU too much for the figures to mean what they
+    say; counts in @preempted the measurements kept all the same."""
+    check = next((m for m in metrics if m.endswith(".reader_cpu")), None)
+    if not name.startswith("sync-"):
+        check = None
+    for attempt in range(1 + READER_RETRIES):
+        out, err = run_one(exe, args)
+        if out is None or check is None or not out.get(check):
+            return out, err
+        if out[check][0] >= READER_MIN_CPU:
+            return out, err
+        if attempt < READER_RETRIES:
+            log("bench: %s %s: reader on its CPU only %.0f%% of the time, running again"
+                % (where, name, out[check][0]))
+    key = (side, check)
+    preempted[key] = preempted.get(key, 0) + 1
+    return out, err
 
 
 def fmt(value, unit):
@@ -471,6 +499,7 @@ def main():
     results = {side: {} for side in SIDES}
     units = {}
     failed = set()
+    preempted = {}
     cpu_before = cpu_times()
     extra = ["-q"] if opts.quick else []
     for rnd in range(rounds):
@@ -484,7 +513,8 @@ def main():
                     exe = exes[side].get(name)
                     if exe is None:
                         continue
-                    out, err = run_one(exe, args + extra)
+                    out, err = run_reader_checked(exe, args + extra, name, metrics,
+                                                  "%s round %d" % (side, rnd + 1), preempted, side)
                     if out is None:
                         failed.update((side, m) for m in metrics)
                         failures.append("%s/%s %s (round %d): %s"
@@ -530,10 +560,19 @@ def main():
     print()
     print_table(results, units, rounds, failed)
 
+    if preempted:
+        print()
+        print("Reader below %.0f%% of its CPU even after %d retries (figures kept, doubtful):"
+              % (READER_MIN_CPU, READER_RETRIES))
+        for (side, m), n in sorted(preempted.items()):
+            print("  %s: %s in %d measurement(s)" % (m.rsplit(".", 1)[0], side, n))
+
     if opts.json:
         with open(opts.json, "w") as f:
             json.dump({"started": stamp, "rounds": rounds, "quick": opts.quick,
-                       "units": units, "results": results, "failures": failures}, f, indent=1)
+                       "units": units, "results": results, "failures": failures,
+                       "preempted": ["%s %s %d" % (k[0], k[1], v) for k, v in preempted.items()]},
+                      f, indent=1)
 
     if failures:
         print()
