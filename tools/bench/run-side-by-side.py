@@ -258,9 +258,12 @@ def check_linkage(exe, libdir):
 
 
 def clean_env():
+    """The environment for the benchmarks: meson test points LD_LIBRARY_PATH
+    at our libraries (which share liburcu's sonames) and sets MALLOC_PERTURB_
+    (which makes every malloc and free touch the memory)."""
     env = dict(os.environ)
-    env.pop("LD_LIBRARY_PATH", None)
-    env.pop("LD_PRELOAD", None)
+    for var in ("LD_LIBRARY_PATH", "LD_PRELOAD", "MALLOC_PERTURB_", "MALLOC_CHECK_"):
+        env.pop(var, None)
     return env
 
 
