@@ -34,6 +34,15 @@
 #define urcu_qsbr_read_unlock		urcu_qsbr_i_read_unlock
 #define urcu_qsbr_read_ongoing		urcu_qsbr_i_read_ongoing
 #define urcu_qsbr_quiescent_state	urcu_qsbr_i_quiescent_state
+#elif !defined(URCU_I_DEBUG_CHECKS) && !defined(URCU_I_BUILDING_LIBRARY)
+/*
+ * qsbr read_lock/read_unlock do nothing outside debug builds: calling a
+ * function for that would be pure cost, so they are inline for every
+ * program, as liburcu does.  Debug builds (debug_checks, DEBUG_RCU) call the
+ * library, which counts nesting.
+ */
+#define urcu_qsbr_read_lock		urcu_qsbr_i_read_lock
+#define urcu_qsbr_read_unlock		urcu_qsbr_i_read_unlock
 #endif
 
 #endif /* URCU_URCU_QSBR_H */

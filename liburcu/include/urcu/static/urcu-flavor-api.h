@@ -32,12 +32,12 @@ URCU_API void URCU_I_FLAVOR(unregister_thread)(void);
  * the outermost read_lock waits for the matching outermost read_unlock;
  * accesses inside the critical section are ordered inside it.
  */
-URCU_API void URCU_I_FLAVOR(read_lock)(void);
-URCU_API void URCU_I_FLAVOR(read_unlock)(void);
-URCU_API int URCU_I_FLAVOR(read_ongoing)(void);
+URCU_API URCU_I_HOT void URCU_I_FLAVOR(read_lock)(void);
+URCU_API URCU_I_HOT void URCU_I_FLAVOR(read_unlock)(void);
+URCU_API URCU_I_HOT int URCU_I_FLAVOR(read_ongoing)(void);
 
 /* qsbr only; no-ops in the other flavors so portable code may call them. */
-URCU_API void URCU_I_FLAVOR(quiescent_state)(void);
+URCU_API URCU_I_HOT void URCU_I_FLAVOR(quiescent_state)(void);
 URCU_API void URCU_I_FLAVOR(thread_offline)(void);
 URCU_API void URCU_I_FLAVOR(thread_online)(void);
 

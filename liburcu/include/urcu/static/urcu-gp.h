@@ -79,6 +79,17 @@ struct urcu_i_reader {
 #define URCU_I_DEBUG_CHECKS 1
 #endif
 
+/*
+ * Read-side functions called out of line (no _LGPL_SOURCE) are called
+ * through the GOT rather than a PLT stub: one indirect call instead of a
+ * call plus a jump, about a nanosecond per lock/unlock pair on x86-64.
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define URCU_I_HOT __attribute__((noplt))
+#else
+#define URCU_I_HOT
+#endif
+
 /* Thread-local storage of the library: initial-exec, no __tls_get_addr. */
 #if defined(__GNUC__) && !defined(URCU_NO_TLS_MODEL)
 #define URCU_I_TLS_MODEL __attribute__((tls_model("initial-exec")))

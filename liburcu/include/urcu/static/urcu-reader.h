@@ -100,7 +100,11 @@ static inline void URCU_I_FLAVOR(i_read_unlock)(void)
 	} else {
 		uatomic_store(&r->ctr, t - URCU_GP_COUNT, CMM_RELAXED);
 	}
-	cmm_barrier();
+	/*
+	 * No trailing compiler barrier: letting later accesses move into the
+	 * critical section is harmless, and without it the out-of-line
+	 * version's slow-path calls are tail calls (no stack frame).
+	 */
 }
 
 static inline int URCU_I_FLAVOR(i_read_ongoing)(void)
