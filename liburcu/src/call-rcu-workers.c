@@ -228,8 +228,7 @@ static void worker_poll(struct call_rcu_data *crdp)
 			struct timespec ts = { 0, nap_ns };
 
 			(void) nanosleep(&ts, NULL);
-			if (nap_ns < RT_NAP_MAX_NS)
-				nap_ns *= 2;
+			nap_ns = nap_ns * 2 > RT_NAP_MAX_NS ? RT_NAP_MAX_NS : nap_ns * 2;
 		}
 		loops++;
 	}
