@@ -15,7 +15,7 @@
 #
 # usage: tools/urcutorture-vs-liburcu.sh [--ours PATH] [--build-dir DIR]
 #            [--liburcu-root DIR] [--duration DUR] [--repeat N]
-#            [--flavors "memb qsbr ..."]
+#            [--flavors "memb qsbr ..."] [--quick]
 #   --ours          our urcutorture (default: build/tools/urcutorture)
 #   --build-dir     where the liburcu build of the tool goes (default: a temp dir)
 #   --liburcu-root  an unpacked liburcu-dev + liburcu8 (default: /opt/liburcu-ref
@@ -23,6 +23,8 @@
 #                   build dir; liburcu is never installed system-wide)
 #   --duration      per scenario, library and repetition (default 2s)
 #   --repeat        repetitions per scenario (default 3)
+#   --quick         a smoke run: --duration=1s --repeat=1 (same as the
+#                   benchmark runner's --quick, so one --test-args serves both)
 # Exit: 0 done, 77 when liburcu or a compiler is unavailable, 1 on a failed run.
 set -euo pipefail
 
@@ -43,6 +45,7 @@ while [ $# -gt 0 ]; do
 	--duration) duration="$2"; shift 2 ;;
 	--repeat) repeat="$2"; shift 2 ;;
 	--flavors) flavors="$2"; shift 2 ;;
+	--quick) duration=1s; repeat=1; shift ;;
 	-h|--help) sed -n '3,30p' "$0"; exit 0 ;;
 	*) echo "urcutorture-vs-liburcu.sh: unknown argument '$1'" >&2; exit 64 ;;
 	esac
