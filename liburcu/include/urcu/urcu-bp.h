@@ -28,11 +28,13 @@
 #include <urcu/static/urcu-gp.h>
 
 #define URCU_I_FLAVOR(name) urcu_bp_##name
+#define URCU_I_READER_MAY_FENCE 1
 #define URCU_I_FLAVOR_HAS_FORK_HANDLERS 1
 #include <urcu/static/urcu-flavor-api.h>
 #include <urcu/static/urcu-reader.h>
 #undef URCU_I_FLAVOR
 #undef URCU_I_FLAVOR_HAS_FORK_HANDLERS
+#undef URCU_I_READER_MAY_FENCE
 
 #ifdef __cplusplus
 extern "C" {

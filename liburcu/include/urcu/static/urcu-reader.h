@@ -3,8 +3,9 @@
  * Inline read side of the memb, mb, signal and bp flavors, written once.
  *
  * Template: no include guard.  The including header defines
- * URCU_I_FLAVOR(name) (prefix paste) and URCU_I_READER_LAZY (1 for bp: the
- * first read_lock of an unregistered thread registers it).
+ * URCU_I_FLAVOR(name) (prefix paste) and URCU_I_READER_MAY_FENCE (0 for
+ * signal, whose readers never fence; 1 for memb, mb and bp, whose readers
+ * fence when the global word carries URCU_GP_FENCE).
  *
  * The four flavors share this code; they differ only in how the updater
  * forces ordering on readers (membarrier(2), signals, or nothing because the
@@ -20,6 +21,9 @@
  */
 #ifndef URCU_I_FLAVOR
 #error "urcu/static/urcu-reader.h is included by the flavor headers only"
+#endif
+#ifndef URCU_I_READER_MAY_FENCE
+#error "the including flavor header must define URCU_I_READER_MAY_FENCE"
 #endif
 
 #ifdef __cplusplus
@@ -53,7 +57,7 @@ static inline void URCU_I_FLAVOR(i_read_lock)(void)
 		 * updater's reader scan.  A plain store on x86.
 		 */
 		uatomic_store(&r->ctr, g, CMM_RELEASE);
-		if (caa_unlikely(g & URCU_GP_FENCE)) {
+		if (URCU_I_READER_MAY_FENCE && caa_unlikely(g & URCU_GP_FENCE)) {
 			/*
 			 * No membarrier(2): order the store above before the
 			 * critical section's loads ourselves; pairs with the
@@ -92,7 +96,8 @@ static inline void URCU_I_FLAVOR(i_read_unlock)(void)
 		 * URCU_GP_WAITER, or by the fence in the slow path.
 		 */
 		if (caa_unlikely(CMM_LOAD_SHARED(URCU_I_FLAVOR(i_gp).ctr)
-				& (URCU_GP_FENCE | URCU_GP_WAITER)))
+				& ((URCU_I_READER_MAY_FENCE ? URCU_GP_FENCE : 0)
+				   | URCU_GP_WAITER)))
 			URCU_I_FLAVOR(i_read_unlock_slow)();
 	} else if (caa_unlikely((t & URCU_GP_NEST_MASK) - 1 >= URCU_GP_NEST_MASK - 1)) {
 		/* Depth 0 (unbalanced) or URCU_GP_NEST_MASK (unregistered). */
