@@ -137,6 +137,7 @@ void URCU_FN(i_force_order)(void)
 		n++;
 	}
 	if (!n) {
+		/* Only the caller reads: its own fence is the whole round. */
 		cmm_smp_mb();
 		return;
 	}

@@ -37,6 +37,12 @@ static int exit_key_ready;
 
 static void reader_thread_exit(void *arg);
 
+/* The reader word says it all: URCU_READER_UNREGISTERED until registered. */
+static bool reader_registered(const struct urcu_i_reader *r)
+{
+	return r->ctr != URCU_READER_UNREGISTERED;
+}
+
 /*
  * init: sets up the flavor (membarrier registration, signal handler).  Runs
  * as a constructor; idempotent; counted, so that exit undoes it only when
@@ -90,7 +96,6 @@ static void do_register(struct urcu_i_reader *r, bool lazy)
 	URCU_FN(i_lock)(&reg->lock);
 	uatomic_store(&r->ctr, 0UL, CMM_RELAXED);
 	cds_list_add(&r->node, &reg->readers);
-	r->registered = 1;
 	URCU_FN(i_unlock)(&reg->lock);
 	if (exit_key_ready)
 		(void) pthread_setspecific(exit_key, r);
@@ -102,7 +107,6 @@ static void do_unregister(struct urcu_i_reader *r)
 
 	URCU_FN(i_lock)(&reg->lock);
 	cds_list_del(&r->node);
-	r->registered = 0;
 	/*
 	 * Release: like an unlock, in case the thread dies inside a critical
 	 * section; the record leaves the registry under the lock anyway.
@@ -118,7 +122,7 @@ static void reader_thread_exit(void *arg)
 {
 	struct urcu_i_reader *r = arg;
 
-	if (r && r->registered)
+	if (r && reader_registered(r))
 		do_unregister(r);
 }
 
@@ -132,7 +136,7 @@ void URCU_FN(register_thread)(void)
 {
 	struct urcu_i_reader *r = &URCU_FN(i_reader);
 
-	if (r->registered) {
+	if (reader_registered(r)) {
 		if (URCU_FLAVOR_IS_BP && r->lazy) {
 			r->lazy = 0;
 			return;
@@ -154,7 +158,7 @@ void URCU_FN(unregister_thread)(void)
 {
 	struct urcu_i_reader *r = &URCU_FN(i_reader);
 
-	if (!r->registered)
+	if (!reader_registered(r))
 		urcu_common_die("rcu_unregister_thread",
 			"thread is not registered with the urcu_%s flavor", URCU_FLAVOR_NAME);
 #if URCU_FLAVOR_IS_QSBR
@@ -174,13 +178,13 @@ void URCU_FN(unregister_thread)(void)
 
 int URCU_FN(i_registered)(void)
 {
-	return URCU_FLAVOR_IS_BP || URCU_FN(i_reader).registered;
+	return URCU_FLAVOR_IS_BP || reader_registered(&URCU_FN(i_reader));
 }
 
 int URCU_FN(i_online)(void)
 {
 #if URCU_FLAVOR_IS_QSBR
-	return URCU_FN(i_reader).registered && URCU_FN(i_reader).ctr != 0;
+	return reader_registered(&URCU_FN(i_reader)) && URCU_FN(i_reader).ctr != 0;
 #else
 	return URCU_FN(i_registered)();
 #endif
@@ -248,7 +252,7 @@ void URCU_FN(thread_offline)(void)
 {
 	struct urcu_i_reader *r = &URCU_FN(i_reader);
 
-	if (!r->registered)
+	if (!reader_registered(r))
 		urcu_common_die("rcu_thread_offline", "thread is not registered with urcu_qsbr");
 	if (r->debug_nest)
 		URCU_FN(i_debug_misuse)("rcu_thread_offline");
@@ -266,7 +270,7 @@ void URCU_FN(thread_online)(void)
 {
 	struct urcu_i_reader *r = &URCU_FN(i_reader);
 
-	if (!r->registered)
+	if (!reader_registered(r))
 		urcu_common_die("rcu_thread_online", "thread is not registered with urcu_qsbr");
 	uatomic_store(&r->ctr, CMM_LOAD_SHARED(URCU_FN(i_gp).ctr), CMM_RELAXED);
 	/*

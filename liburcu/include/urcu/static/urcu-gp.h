@@ -58,7 +58,6 @@ struct urcu_i_reader {
 	/* Signal flavor: set by the updater, cleared by the signal handler. */
 	int32_t need_mb;
 	/* Registry bookkeeping, touched under the registry lock only. */
-	unsigned char registered;
 	unsigned char lazy;		/* bp: registered by read_lock */
 	/* qsbr debug builds: read-side nesting depth (read_lock is free otherwise). */
 	unsigned int debug_nest;
