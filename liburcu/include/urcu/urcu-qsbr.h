@@ -11,18 +11,7 @@
 #ifndef URCU_URCU_QSBR_H
 #define URCU_URCU_QSBR_H
 
-#include <stdbool.h>
-#include <pthread.h>
-#include <urcu/compiler.h>
-#include <urcu/arch.h>
-#include <urcu/system.h>
-#include <urcu/uatomic.h>
-#include <urcu/pointer.h>
-#include <urcu/urcu-poll.h>
-#include <urcu/call-rcu.h>
-#include <urcu/defer.h>
-#include <urcu/flavor.h>
-#include <urcu/static/urcu-gp.h>
+/* The template pulls in what every flavor's API needs. */
 
 #define URCU_I_FLAVOR(name) urcu_qsbr_##name
 #include <urcu/static/urcu-flavor-api.h>

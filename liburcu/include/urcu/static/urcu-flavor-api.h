@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Prototypes of one flavor's public API, written once for all flavors.
  *
@@ -14,6 +15,20 @@
 #ifndef URCU_I_FLAVOR
 #error "urcu/static/urcu-flavor-api.h is included by the flavor headers only"
 #endif
+
+/* Every header below has its own guard: repeated inclusion is free. */
+#include <stdbool.h>
+#include <pthread.h>
+#include <urcu/compiler.h>
+#include <urcu/arch.h>
+#include <urcu/system.h>
+#include <urcu/uatomic.h>
+#include <urcu/pointer.h>
+#include <urcu/urcu-poll.h>
+#include <urcu/call-rcu.h>
+#include <urcu/defer.h>
+#include <urcu/flavor.h>
+#include <urcu/static/urcu-gp.h>
 
 #ifdef __cplusplus
 extern "C" {
