@@ -405,7 +405,7 @@ void URCU_FN(barrier)(void)
 	int n = 0, i = 0;
 
 #if !URCU_FLAVOR_IS_QSBR
-	if (URCU_FN(read_ongoing)())
+	if (URCU_FN(i_read_ongoing)())
 		urcu_common_die("rcu_barrier",
 			"called inside a read-side critical section (urcu_%s flavor): this would deadlock",
 			URCU_FLAVOR_NAME);

@@ -209,7 +209,7 @@ void URCU_FN(defer_barrier_thread)(void)
 void URCU_FN(defer_barrier)(void)
 {
 #if !URCU_FLAVOR_IS_QSBR
-	if (URCU_FN(read_ongoing)())
+	if (URCU_FN(i_read_ongoing)())
 		urcu_common_die("rcu_defer_barrier",
 			"called inside a read-side critical section: it waits for a grace period");
 #endif
@@ -235,7 +235,7 @@ void URCU_FN(defer_rcu)(void (*fct)(void *p), void *p)
 		urcu_common_die("defer_rcu",
 			"calling thread is not registered (call rcu_defer_register_thread() first)");
 #if !URCU_FLAVOR_IS_QSBR
-	if (caa_unlikely(URCU_FN(read_ongoing)()))
+	if (caa_unlikely(URCU_FN(i_read_ongoing)()))
 		urcu_common_die("defer_rcu",
 			"called inside a read-side critical section: it may wait for a grace period (use call_rcu)");
 #endif

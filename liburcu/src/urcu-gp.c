@@ -323,7 +323,7 @@ static unsigned long gp_target(void)
 void URCU_FN(synchronize_rcu)(void)
 {
 #if URCU_FLAVOR_IS_QSBR
-	bool was_online = URCU_FN(read_ongoing)();
+	bool was_online = URCU_FN(i_read_ongoing)();
 
 	/* Counted only by debug builds (read_lock is free otherwise). */
 	if (URCU_FN(i_reader).debug_nest)
@@ -331,7 +331,7 @@ void URCU_FN(synchronize_rcu)(void)
 	if (was_online)
 		URCU_FN(thread_offline)();
 #else
-	if (URCU_FN(read_ongoing)())
+	if (URCU_FN(i_read_ongoing)())
 		urcu_common_die("synchronize_rcu",
 			"called inside a read-side critical section (urcu_%s flavor): this would deadlock",
 			URCU_FLAVOR_NAME);
