@@ -63,21 +63,7 @@ build="$(cd "$build" && pwd)"
 
 # ---- liburcu headers and libraries ----
 if [ -z "$root" ]; then
-	if [ -d /opt/liburcu-ref/usr/include ]; then
-		root=/opt/liburcu-ref
-	else
-		root="$build/liburcu-root"
-		if [ ! -d "$root/usr/include" ]; then
-			mkdir -p "$build/debs" "$root"
-			if ! (cd "$build/debs" && apt-get download liburcu-dev liburcu8 >/dev/null 2>&1); then
-				echo "urcutorture-vs-liburcu.sh: cannot obtain liburcu-dev (apt-get download failed)" >&2
-				exit 77
-			fi
-			for deb in "$build"/debs/*.deb; do
-				dpkg -x "$deb" "$root"
-			done
-		fi
-	fi
+	root="$("$(dirname "$0")/liburcu-ref.sh" "$build/liburcu-ref")" || exit 77
 fi
 multiarch="$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)"
 inc="$root/usr/include/$multiarch"

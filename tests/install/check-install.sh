@@ -11,7 +11,7 @@ trap 'rm -rf "$dest"' EXIT
 meson install -C "$build" --destdir "$dest" --no-rebuild --quiet >/dev/null
 pcdir="$(dirname "$(find "$dest" -name liburcu-qsbr.pc | head -1)")"
 [ -n "$pcdir" ] || { echo "FAIL: liburcu-qsbr.pc not installed"; exit 1; }
-for pc in liburcu liburcu-memb liburcu-mb liburcu-qsbr liburcu-bp liburcu-signal liburcu-common; do
+for pc in liburcu liburcu-memb liburcu-mb liburcu-qsbr liburcu-bp liburcu-signal liburcu-common liburcu-cds; do
 	[ -f "$pcdir/$pc.pc" ] || { echo "FAIL: $pc.pc not installed"; exit 1; }
 done
 export PKG_CONFIG_PATH="$pcdir" PKG_CONFIG_SYSROOT_DIR="$dest"
@@ -25,6 +25,8 @@ for h in urcu.h urcu-qsbr.h urcu-bp.h urcu/urcu-memb.h urcu/rculist.h urcu/arch.
 done
 # shellcheck disable=SC2086
 cc -Wall -Werror -o "$dest/example" "$src/liburcu-list-example.c" $flags -lpthread
-libdir="$(pkg-config --variable=libdir liburcu-qsbr)"
-LD_LIBRARY_PATH="$dest$libdir" "$dest/example"
+# pkg-config versions differ on whether --variable applies the sysroot: take
+# the directory the library was installed into instead.
+libdir="$(dirname "$(find "$dest" -name 'liburcu-qsbr.so' | head -1)")"
+LD_LIBRARY_PATH="$libdir" "$dest/example"
 echo "PASS"

@@ -5,7 +5,7 @@
 Usage: check_symbols.py NM HEADER_ROOT NAME LIBRARY [NAME LIBRARY ...]
 
 NAME is the library's name without "lib" (urcu, urcu-memb, urcu-mb,
-urcu-qsbr, urcu-bp, urcu-signal, urcu-common).  For each library, from
+urcu-qsbr, urcu-bp, urcu-signal, urcu-common, urcu-cds).  For each library, from
 `NM -D --defined-only`:
 
 - every exported symbol has an allowed prefix: the library's own
@@ -13,7 +13,10 @@ urcu-qsbr, urcu-bp, urcu-signal, urcu-common).  For each library, from
   or cds_ / rcu_ (data structures and generic call_rcu-family names);
 - no internal symbol is exported: nothing starting with urcu_i_, and no
   other flavor's prefix;
-- the API names this library must provide are all exported.
+- the API names this library must provide are all exported;
+- every exported symbol carries our own version node (VERSION_NODE), never
+  one of liburcu's, so a binary built against one library cannot silently
+  bind to the other.
 
 And over all libraries together: every function or variable that a public
 header under HEADER_ROOT declares with URCU_API by its plain name (templates
@@ -64,8 +67,35 @@ INLINE_SUPPORT = {
     'other': ('i_gp', 'i_reader', 'i_read_lock_slow', 'i_read_unlock_misuse',
               'i_read_unlock_slow'),
 }
+VERSION_NODE = 'URCU_DROPIN_1'
 COMMON_API = ('cds_wfcq_init', 'cds_wfcq_enqueue', 'cds_wfcq_dequeue_blocking',
-              'cds_wfcq_splice_blocking')
+              'cds_wfcq_splice_blocking',
+              # wfstack and the deprecated wfqueue live here, as in liburcu
+              '__cds_wfs_init', '__cds_wfs_pop_all', '__cds_wfs_pop_blocking',
+              '__cds_wfs_pop_nonblocking', '__cds_wfs_pop_with_state_blocking',
+              '__cds_wfs_pop_with_state_nonblocking', 'cds_wfs_destroy', 'cds_wfs_empty',
+              'cds_wfs_first', 'cds_wfs_init', 'cds_wfs_next_blocking',
+              'cds_wfs_next_nonblocking', 'cds_wfs_node_init', 'cds_wfs_pop_all_blocking',
+              'cds_wfs_pop_blocking', 'cds_wfs_pop_lock', 'cds_wfs_pop_unlock',
+              'cds_wfs_pop_with_state_blocking', 'cds_wfs_push',
+              '__cds_wfq_dequeue_blocking', 'cds_wfq_dequeue_blocking', 'cds_wfq_destroy',
+              'cds_wfq_enqueue', 'cds_wfq_init', 'cds_wfq_node_init')
+# liburcu-cds: liburcu 0.15's exported data-structure API (its private
+# helpers cds_lfht_fls_ulong / cds_lfht_get_count_order_ulong and the
+# urcu_workqueue_* internals are deliberately not exported).
+CDS_API = ('__cds_lfs_init', '__cds_lfs_pop', '__cds_lfs_pop_all', '_cds_lfht_new',
+           '_cds_lfht_new_with_alloc', 'cds_lfht_node_init_deleted',
+           'cds_lfht_add', 'cds_lfht_add_replace', 'cds_lfht_add_unique',
+           'cds_lfht_count_nodes', 'cds_lfht_del', 'cds_lfht_destroy', 'cds_lfht_first',
+           'cds_lfht_is_node_deleted', 'cds_lfht_lookup', 'cds_lfht_next',
+           'cds_lfht_next_duplicate', 'cds_lfht_replace', 'cds_lfht_resize',
+           'cds_lfht_mm_chunk', 'cds_lfht_mm_mmap', 'cds_lfht_mm_order',
+           'cds_lfq_dequeue_rcu', 'cds_lfq_destroy_rcu', 'cds_lfq_enqueue_rcu',
+           'cds_lfq_init_rcu', 'cds_lfq_node_init_rcu',
+           'cds_lfs_destroy', 'cds_lfs_empty', 'cds_lfs_init', 'cds_lfs_init_rcu',
+           'cds_lfs_node_init', 'cds_lfs_node_init_rcu', 'cds_lfs_pop_all_blocking',
+           'cds_lfs_pop_blocking', 'cds_lfs_pop_lock', 'cds_lfs_pop_rcu',
+           'cds_lfs_pop_unlock', 'cds_lfs_push', 'cds_lfs_push_rcu')
 
 
 def exported(nm, path):
@@ -80,8 +110,12 @@ def exported(nm, path):
         kind, name = fields[-2], fields[-1]
         if kind == 'A':
             continue  # version definitions (LIBURCU_x.y), not symbols
-        syms.add(name.split('@', 1)[0])
+        syms.add(name)
     return syms
+
+
+def plain(syms):
+    return {s.split('@', 1)[0] for s in syms}
 
 
 DECL_RE = re.compile(r'\bURCU_API\b([^;{]*?)(?:;|\{)', re.S)
@@ -122,6 +156,8 @@ def declared(root):
 def required(name):
     if name == 'urcu-common':
         return list(COMMON_API)
+    if name == 'urcu-cds':
+        return list(CDS_API)
     flavor = FLAVOR_OF[name]
     names = list(FLAVOR_API) + list(CALL_RCU_API)
     names += INLINE_SUPPORT['qsbr' if flavor == 'qsbr' else 'other']
@@ -153,14 +189,20 @@ def main():
 
     for name, path in pairs:
         try:
-            syms = exported(nm, path)
+            versioned = exported(nm, path)
         except RuntimeError as e:
             check(False, 'lib%s: %s' % (name, e))
             continue
+        syms = plain(versioned)
         everything |= syms
+        unversioned = [s for s in versioned if not s.endswith('@@' + VERSION_NODE)]
+        check(not unversioned, 'lib%s: every exported symbol has version node %s'
+              % (name, VERSION_NODE), unversioned)
         if name == 'urcu-common':
-            # __cds_ names: liburcu's unlocked wfcqueue variants, kept as is.
+            # __cds_ names: liburcu's unlocked wfcqueue/wfstack variants, kept as is.
             own = ('urcu_common_', '__cds_')
+        elif name == 'urcu-cds':
+            own = ('__cds_lfs_', '_cds_lfht_')
         elif name in FLAVOR_OF:
             own = ('urcu_%s_' % FLAVOR_OF[name],)
         else:
