@@ -75,6 +75,18 @@
 			offsetof(type, member));			\
 	})
 
+/*
+ * caa_container_of, except that a NULL ptr gives NULL (liburcu 0.15): lets
+ * iteration macros convert an end-of-walk NULL without arithmetic on it.
+ */
+#define caa_container_of_check_null(ptr, type, member)			\
+	__extension__ ({						\
+		const __typeof__(((type *) NULL)->member) *		\
+			urcu_i_cofn_mptr = (ptr);			\
+		urcu_i_cofn_mptr ? (type *) ((char *) urcu_i_cofn_mptr -	\
+			offsetof(type, member)) : (type *) NULL;	\
+	})
+
 /* Number of elements of an array (not of a pointer). */
 #define CAA_ARRAY_SIZE(x)	(sizeof(x) / sizeof((x)[0]))
 

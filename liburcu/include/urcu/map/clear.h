@@ -43,6 +43,7 @@
 #undef rcu_defer_barrier_thread
 #undef rcu_defer_exit
 #undef rcu_flavor
+#undef URCU_API_MAP
 #undef urcu_register_rculfhash_atfork
 #undef urcu_unregister_rculfhash_atfork
 #undef rcu_bp_before_fork

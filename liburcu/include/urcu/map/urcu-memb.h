@@ -43,6 +43,10 @@
 #define rcu_defer_barrier                urcu_memb_defer_barrier
 #define rcu_defer_barrier_thread         urcu_memb_defer_barrier_thread
 #define rcu_defer_exit                   urcu_memb_defer_exit
+/* Tells urcu/rculfhash.h that rcu_flavor names this flavor (cds_lfht_new). */
+#ifndef URCU_API_MAP
+#define URCU_API_MAP
+#endif
 #define rcu_flavor                       urcu_memb_flavor
 #define urcu_register_rculfhash_atfork   urcu_memb_register_rculfhash_atfork
 #define urcu_unregister_rculfhash_atfork urcu_memb_unregister_rculfhash_atfork
