@@ -174,30 +174,56 @@ pthread_t URCU_FN(get_call_rcu_thread)(struct call_rcu_data *crdp)
 }
 
 /*
+ * The worker call_rcu() uses, for a caller that is not a reader (not
+ * registered, or qsbr offline).  Called with callrcu.lock held, which stands
+ * in for the read-side section of the reader path: a per-CPU worker is
+ * unpublished (set_cpu_call_rcu_data) under that lock before it can be
+ * freed, so the one found here stays alive until the lock is released.
+ */
+static struct call_rcu_data *crdp_for_nonreader_locked(void)
+{
+	struct call_rcu_data *crdp = thread_crdp;
+	int cpu;
+
+	if (crdp)
+		return crdp;
+	if (callrcu.per_cpu) {
+		cpu = sched_getcpu();
+		if (cpu >= 0 && cpu < uatomic_read(&callrcu.nr_cpus) && callrcu.per_cpu[cpu])
+			return callrcu.per_cpu[cpu];
+	}
+	return URCU_FN(i_default_locked)();
+}
+
+/*
  * call_rcu: func(head) runs on a worker thread after a grace period that
  * begins after this call; everything the caller did before call_rcu() is
  * visible to func (the enqueue is a full memory barrier).  Never waits for a
- * grace period; may be called inside a read-side critical section.  The
- * caller must be a registered thread (online, for qsbr).
+ * grace period; may be called inside a read-side critical section.  As in
+ * liburcu, the caller need not be a registered thread (nor online, for qsbr):
+ * a reader finds its worker inside a read-side section, any other caller
+ * under the call_rcu lock (a little slower, never less safe).
  */
 void URCU_FN(call_rcu)(struct rcu_head *head, void (*func)(struct rcu_head *head))
 {
 	struct call_rcu_data *crdp;
 
-	if (caa_unlikely(!URCU_FN(i_online)()))
-		urcu_common_die("call_rcu",
-			"calling thread is not registered with the urcu_%s flavor%s",
-			URCU_FLAVOR_NAME,
-			URCU_FLAVOR_IS_QSBR ? " or is offline" : " (call rcu_register_thread() first)");
 	head->func = func;
-	/*
-	 * The read-side section (inline fast path) keeps a per-CPU worker
-	 * alive until the node is enqueued.
-	 */
-	URCU_FN(i_read_lock)();
-	crdp = URCU_FN(get_call_rcu_data)();
+	if (caa_likely(URCU_FN(i_online)())) {
+		/*
+		 * The read-side section (inline fast path) keeps a per-CPU
+		 * worker alive until the node is enqueued.
+		 */
+		URCU_FN(i_read_lock)();
+		crdp = URCU_FN(get_call_rcu_data)();
+		URCU_FN(i_crdp_enqueue)(crdp, &head->next);
+		URCU_FN(i_read_unlock)();
+		return;
+	}
+	urcu_i_callrcu_lock();
+	crdp = crdp_for_nonreader_locked();
 	URCU_FN(i_crdp_enqueue)(crdp, &head->next);
-	URCU_FN(i_read_unlock)();
+	urcu_i_callrcu_unlock();
 }
 
 /*
@@ -273,11 +299,16 @@ int URCU_FN(create_all_cpu_call_rcu_data)(unsigned long flags)
 	}
 	for (int cpu = 0; cpu < n; cpu++) {
 		struct call_rcu_data *crdp;
+		bool has_worker;
 
-		URCU_FN(read_lock)();
-		crdp = URCU_FN(get_cpu_call_rcu_data)(cpu);
-		URCU_FN(read_unlock)();
-		if (crdp)
+		/*
+		 * Under the lock rather than a read-side section, so that an
+		 * unregistered thread may call this too (as liburcu allows).
+		 */
+		urcu_i_callrcu_lock();
+		has_worker = callrcu.per_cpu && callrcu.per_cpu[cpu];
+		urcu_i_callrcu_unlock();
+		if (has_worker)
 			continue;
 		crdp = URCU_FN(create_call_rcu_data)(flags, cpu);
 		if (!crdp)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Misuse of call_rcu, rcu_barrier, call_rcu_data_free and defer_rcu is
+ * Misuse of rcu_barrier, call_rcu_data_free and defer_rcu is
  * reported with one clear line naming the function, then abort().  Each case
  * runs in a child process; the test checks the message and the SIGABRT.
  * TAP output.
@@ -20,22 +20,6 @@ static struct rcu_head head;
 static void nop_cb(struct rcu_head *h)
 {
 	(void) h;
-}
-
-static int call_rcu_unregistered(void)
-{
-	F(call_rcu)(&head, nop_cb);
-	F(register_thread)();
-	F(barrier)();
-	return 0;
-}
-
-static int call_rcu_offline(void)
-{
-	F(register_thread)();
-	F(thread_offline)();
-	F(call_rcu)(&head, nop_cb);
-	return 0;
 }
 
 static int barrier_in_cs(void)
@@ -125,18 +109,7 @@ static void expect_death(int (*fn)(void), const char *msg, const char *what)
 int main(void)
 {
 	tap_diag("flavor %s", TEST_FLAVOR);
-	if (!TEST_IS_BP) {
-		expect_death(call_rcu_unregistered,
-			"urcu: call_rcu: calling thread is not registered",
-			"call_rcu from an unregistered thread");
-	} else {
-		struct child_result r = run_child(call_rcu_unregistered, 20.0);
-
-		tap_ok(r.exited && r.status == 0, "bp: call_rcu needs no registration");
-	}
-	if (TEST_IS_QSBR)
-		expect_death(call_rcu_offline, "urcu: call_rcu:", "call_rcu from an offline thread");
-	else
+	if (!TEST_IS_QSBR)
 		expect_death(barrier_in_cs, "urcu: rcu_barrier: called inside a read-side critical section",
 			"rcu_barrier inside a read-side critical section");
 	expect_death(barrier_in_callback, "urcu: rcu_barrier: called from a call_rcu callback",
