@@ -49,10 +49,18 @@ for _fl in ("memb", "qsbr"):
 for _fl in ("memb", "mb", "qsbr", "bp", "signal"):
     BINARIES["sync-%s" % _fl] = ("bench-sync.c", _fl, True)
 BINARIES["callback-memb"] = ("bench-callback.c", "memb", True)
+BINARIES["hash-memb"] = ("bench-hash.c", "memb", True)
+
+# Extra libraries a binary links (the data-structure benchmarks).
+EXTRA_LIBS = {"hash-memb": ["-lurcu-cds"]}
 
 # Benchmarks that may be missing from our library without that being an
 # error: call_rcu lands separately from the core.
 OPTIONAL_OURS = {"callback-memb"}
+
+# The data-structure benchmarks run only when asked for (--only hash, or
+# --data-structures): they take a few minutes of their own.
+DATA_STRUCTURE_BINARIES = {"hash-memb"}
 
 # Runs, in the order of a round: (binary, arguments, processes per side per
 # round, metrics it prints).  The read-side figures move between processes
@@ -85,6 +93,19 @@ RUNS += [
      ["cbtput.memb.rate", "cbtput.memb.enqueue_rate", "cbtput.memb.max_backlog",
       "cbtput.memb.stalls", "cbtput.memb.reader_cpu"]),
 ]
+# The hash table (issue 7): lookups that hit at 1,000 keys (in cache) and
+# 1,000,000 keys (memory-bound), misses, a mixed workload with auto-resize,
+# an explicit resize storm, and the memory cost of an empty table.
+for _n in (1000, 1000000):
+    for _t in (1, 2):
+        RUNS.append(("hash-memb", ["-m", "hit", "-n", str(_n), "-c", str(_t)], 1,
+                     ["hash.hit%d.t%d" % (_n, _t)]))
+RUNS += [
+    ("hash-memb", ["-m", "miss", "-n", "1000000", "-c", "1"], 1, ["hash.miss1000000.t1"]),
+    ("hash-memb", ["-m", "mixed", "-n", "1000000", "-c", "2"], 1, ["hash.mixed1000000.t2"]),
+    ("hash-memb", ["-m", "resize", "-n", "1000000"], 1, ["hash.grow", "hash.shrink"]),
+    ("hash-memb", ["-m", "mem", "-n", "1000"], 1, ["hash.mem.per_table"]),
+]
 
 # Targets from issue 2 ("Performance targets") and issue 3.
 #   ("ratio<=", x): ours/liburcu at most x;  ("ratio>=", x): at least x;
@@ -100,6 +121,16 @@ TARGETS = {
     "cblat.memb.p50": ("ours<=", 250.0),
     "cblat.memb.p99": ("ours<=", 2000.0),
     "cbtput.memb.rate": ("ratio>=", 1.0),
+    # issue 7 (hash table)
+    "hash.hit1000.t1": ("ratio>=", 1.2),
+    "hash.hit1000.t2": ("ratio>=", 1.2),
+    "hash.hit1000000.t1": ("ratio>=", 1.15),
+    "hash.hit1000000.t2": ("ratio>=", 1.15),
+    "hash.miss1000000.t1": ("ratio>=", 1.15),
+    "hash.mixed1000000.t2": ("ratio>=", 1.2),
+    "hash.grow": ("ratio<=", 1 / 1.5),
+    "hash.shrink": ("ratio<=", 1 / 1.5),
+    "hash.mem.per_table": ("ratio<=", 0.25),
 }
 
 SIDES = ("ours", "liburcu")
@@ -130,7 +161,7 @@ def multiarch():
 def rebuild_libraries(build):
     """Brings our shared libraries (only those) up to date, so that the
     measurement matches the source revision printed in the header."""
-    names = ["urcu-common"] + ["urcu-" + fl for fl in ("memb", "mb", "qsbr", "bp", "signal")]
+    names = ["urcu-common", "urcu-cds"] + ["urcu-" + fl for fl in ("memb", "mb", "qsbr", "bp", "signal")]
     libdir = os.path.join(build, "liburcu")
     targets = ["%s:shared_library" % n for n in names
                if os.path.lexists(os.path.join(libdir, "lib%s.so" % n))]
@@ -236,7 +267,7 @@ def compile_one(name, outdir, incs, libdir, cc):
     # DT_RPATH (not RUNPATH) so that it also wins for the libraries' own
     # dependency on liburcu-common, whatever LD_LIBRARY_PATH says.
     cmd += ["-o", exe, "-L" + libdir, "-Wl,--disable-new-dtags,-rpath," + libdir,
-            "-lurcu-" + flavor, "-lurcu-common", "-lpthread"]
+            ] + EXTRA_LIBS.get(name, []) + ["-lurcu-" + flavor, "-lurcu-common", "-lpthread"]
     r = subprocess.run(cmd, capture_output=True, text=True, check=False)
     text = "$ %s\n%s%s\n" % (sh(cmd), r.stdout, r.stderr)
     if r.returncode != 0:
@@ -318,7 +349,7 @@ def run_reader_checked(exe, args, name, metrics, where, preempted, side):
 def fmt(value, unit):
     if value is None:
         return "skip"
-    if unit in ("gp/s", "cb/s"):
+    if unit in ("gp/s", "cb/s", "op/s"):
         for div, suf in ((1e6, "M"), (1e3, "k")):
             if value >= div:
                 return "%.3g%s %s" % (value / div, suf, unit)
@@ -390,7 +421,7 @@ def print_table(results, units, rounds, failed):
         print(line(r))
     print()
     print("ours / liburcu = median over %d round(s); ratio range = min-max of the per-round "
-          "ratios; lower is better except gp/s and cb/s." % rounds)
+          "ratios; lower is better except gp/s, cb/s and op/s." % rounds)
 
 
 def main():
@@ -409,6 +440,8 @@ def main():
                     help="interleaved rounds (default 3, 1 with --quick)")
     ap.add_argument("--only", default=None,
                     help="run only benchmarks whose binary name contains this string")
+    ap.add_argument("--data-structures", action="store_true",
+                    help="also run the data-structure benchmarks (hash table, stacks, queues)")
     ap.add_argument("--json", default=None, help="also write every per-round value here")
     ap.add_argument("--cc", default="gcc", help="C compiler (default gcc)")
     ap.add_argument("--no-rebuild", action="store_true",
@@ -460,6 +493,8 @@ def main():
         os.makedirs(outdir, exist_ok=True)
         for name in BINARIES:
             if opts.only and opts.only not in name:
+                continue
+            if name in DATA_STRUCTURE_BINARIES and not (opts.only or opts.data_structures):
                 continue
             flavor = BINARIES[name][1]
             if not os.path.exists(os.path.join(libdir, "liburcu-%s.so" % flavor)):

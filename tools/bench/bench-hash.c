@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The RCU hash table (urcu/rculfhash.h), the same source compiled against
+ * this project and against liburcu (memb flavor through <urcu.h>, with
+ * _LGPL_SOURCE so the read side is inline in both).  Method, so that the
+ * ratio measures the table and nothing else: each lookup in its own
+ * read-side critical section, uniformly random keys, integer keys hashed by
+ * a 64-bit mixer, nodes allocated one by one with malloc.
+ *
+ * -m hit   -n KEYS -c THREADS: lookups that hit, fixed-size table (no
+ *          auto-resize) with as many buckets as keys (load factor ~1).
+ *          Prints hash.hit<KEYS>.t<THREADS> in lookups/s (all threads).
+ * -m miss  -n KEYS: the same, for keys that are not in the table.
+ * -m mixed -n KEYS -c THREADS: 90% lookup / 5% add_unique / 5% del on an
+ *          AUTO_RESIZE | ACCOUNTING table; removed nodes freed with
+ *          call_rcu.  Prints hash.mixed<KEYS>.t<THREADS> in ops/s.
+ * -m resize -n KEYS: explicit cds_lfht_resize of a table holding KEYS
+ *          nodes from 2^10 to 2^20 buckets and back, one thread looking up
+ *          throughout.  Prints hash.grow and hash.shrink in ms.
+ * -m mem   -n TABLES: RSS growth of creating TABLES empty
+ *          AUTO_RESIZE | ACCOUNTING tables.  Prints hash.mem.per_table in
+ *          bytes.
+ * -t S caps the measuring time of hit/miss/mixed (default 1 s, -q 0.3 s).
+ *
+ * A benchmark, not a test: it checks only that every hit finds its key
+ * (exit 1 otherwise).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "bench-flavor.h"
+#include "bench-util.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <urcu/rculfhash.h>
+
+/* cds_lfht_resize must not run inside a read-side section: qsbr goes offline. */
+#ifdef BENCH_FLAVOR_QSBR
+#define rcu_thread_offline_if_qsbr()	rcu_thread_offline()
+#define rcu_thread_online_if_qsbr()	rcu_thread_online()
+#else
+#define rcu_thread_offline_if_qsbr()	do { } while (0)
+#define rcu_thread_online_if_qsbr()	do { } while (0)
+#endif
+
+struct item {
+	struct cds_lfht_node node;
+	uint64_t key;
+	struct rcu_head rh;
+};
+
+static struct cds_lfht *ht;
+static struct item **items;	/* the KEYS initial items (hit/miss/resize) */
+static long nkeys;
+static volatile int stop;
+static int start_gate;
+
+/* A 64-bit mixer (the finalizer of a well-known 64-bit hash). */
+static inline unsigned long mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return (unsigned long) x;
+}
+
+static inline uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static int match(struct cds_lfht_node *node, const void *key)
+{
+	return caa_container_of(node, struct item, node)->key == *(const uint64_t *) key;
+}
+
+static struct item *new_item(uint64_t key)
+{
+	struct item *it = bench_xmalloc(sizeof(*it));
+
+	cds_lfht_node_init(&it->node);
+	it->key = key;
+	return it;
+}
+
+static void free_item_cb(struct rcu_head *rh)
+{
+	free(caa_container_of(rh, struct item, rh));
+}
+
+/* Keys 2*i (i < KEYS) are inserted; odd keys are misses. */
+static void fill(long n)
+{
+	items = bench_xmalloc(sizeof(*items) * (size_t) n);
+	nkeys = n;
+	rcu_read_lock();
+	for (long i = 0; i < n; i++) {
+		items[i] = new_item(2 * (uint64_t) i);
+		cds_lfht_add(ht, mix(items[i]->key), &items[i]->node);
+	}
+	rcu_read_unlock();
+}
+
+static unsigned long pow2_at_least(unsigned long n)
+{
+	unsigned long p = 1;
+
+	while (p < n)
+		p <<= 1;
+	return p;
+}
+
+struct worker {
+	pthread_t tid;
+	int id;
+	int miss;
+	int mixed;
+	unsigned long ops;
+	unsigned long errors;
+};
+
+static void *lookup_worker(void *arg)
+{
+	struct worker *w = arg;
+	uint64_t s = 0x9e3779b97f4a7c15ULL * (uint64_t) (w->id + 1);
+	unsigned long ops = 0, errors = 0;
+	struct cds_lfht_iter iter;
+
+	bench_pin(w->id);
+	rcu_register_thread();
+	uatomic_inc(&start_gate);
+	while (uatomic_read(&start_gate) > 0)
+		caa_cpu_relax();
+	while (!stop) {
+		for (int k = 0; k < 256; k++) {
+			uint64_t key = 2 * (rnd(&s) % (uint64_t) nkeys) + (uint64_t) w->miss;
+
+			rcu_read_lock();
+			cds_lfht_lookup(ht, mix(key), match, &key, &iter);
+			if ((cds_lfht_iter_get_node(&iter) == NULL) != w->miss)
+				errors++;
+			rcu_read_unlock();
+		}
+		ops += 256;
+		bench_quiescent_state();
+	}
+	rcu_unregister_thread();
+	w->ops = ops;
+	w->errors = errors;
+	return NULL;
+}
+
+static void *mixed_worker(void *arg)
+{
+	struct worker *w = arg;
+	uint64_t s = 0x9e3779b97f4a7c15ULL * (uint64_t) (w->id + 7);
+	unsigned long ops = 0;
+	struct cds_lfht_iter iter;
+
+	bench_pin(w->id);
+	rcu_register_thread();
+	uatomic_inc(&start_gate);
+	while (uatomic_read(&start_gate) > 0)
+		caa_cpu_relax();
+	while (!stop) {
+		for (int k = 0; k < 256; k++) {
+			uint64_t r = rnd(&s);
+			uint64_t key = (r >> 8) % (uint64_t) (2 * nkeys);
+			unsigned int op = (unsigned int) (r & 0xff) % 100;
+
+			rcu_read_lock();
+			if (op < 90) {
+				cds_lfht_lookup(ht, mix(key), match, &key, &iter);
+			} else if (op < 95) {
+				struct item *it = new_item(key);
+
+				if (cds_lfht_add_unique(ht, mix(key), match, &key, &it->node) != &it->node)
+					free(it);	/* never published */
+			} else {
+				struct cds_lfht_node *node;
+
+				cds_lfht_lookup(ht, mix(key), match, &key, &iter);
+				node = cds_lfht_iter_get_node(&iter);
+				if (node && cds_lfht_del(ht, node) == 0)
+					call_rcu(&caa_container_of(node, struct item, node)->rh,
+						 free_item_cb);
+			}
+			rcu_read_unlock();
+		}
+		ops += 256;
+		bench_quiescent_state();
+	}
+	rcu_unregister_thread();
+	w->ops = ops;
+	return NULL;
+}
+
+static double run_workers(int nthreads, void *(*fn)(void *), int miss, double seconds,
+			  unsigned long *errors)
+{
+	struct worker *w = calloc((size_t) nthreads, sizeof(*w));
+	uint64_t t0, t1;
+	unsigned long ops = 0;
+
+	if (!w)
+		bench_die("out of memory");
+	stop = 0;
+	uatomic_set(&start_gate, 0);
+	for (int i = 0; i < nthreads; i++) {
+		w[i].id = i;
+		w[i].miss = miss;
+		if (pthread_create(&w[i].tid, NULL, fn, &w[i]))
+			bench_die("pthread_create failed");
+	}
+	while (uatomic_read(&start_gate) < nthreads)
+		caa_cpu_relax();
+	t0 = bench_now_ns();
+	uatomic_set(&start_gate, -1000000);	/* go */
+	bench_sleep_until_ns(t0 + (uint64_t) (seconds * 1e9));
+	stop = 1;
+	*errors = 0;
+	for (int i = 0; i < nthreads; i++) {
+		pthread_join(w[i].tid, NULL);
+		ops += w[i].ops;
+		*errors += w[i].errors;
+	}
+	t1 = bench_now_ns();
+	free(w);
+	return (double) ops / ((double) (t1 - t0) / 1e9);
+}
+
+static void empty_table(void)
+{
+	struct cds_lfht_iter iter;
+	struct cds_lfht_node *node;
+
+	rcu_read_lock();
+	cds_lfht_for_each(ht, &iter, node) {
+		if (cds_lfht_del(ht, node) == 0)
+			call_rcu(&caa_container_of(node, struct item, node)->rh, free_item_cb);
+	}
+	rcu_read_unlock();
+	rcu_barrier();
+	if (cds_lfht_destroy(ht, NULL))
+		bench_die("cds_lfht_destroy failed");
+	free(items);
+}
+
+static long rss_kib(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	long pages = 0, rss = 0;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld %ld", &pages, &rss) != 2)
+		rss = -1;
+	fclose(f);
+	return rss * 4;
+}
+
+static void *resize_reader(void *arg)
+{
+	struct worker *w = arg;
+
+	w->miss = 0;
+	return lookup_worker(w);
+}
+
+int main(int argc, char **argv)
+{
+	struct bench_opts o;
+	const char *mode;
+	double secs;
+	long n;
+	char name[80];
+	unsigned long errors = 0;
+
+	bench_parse_opts(argc, argv, &o);
+	mode = o.mode ? o.mode : "hit";
+	secs = o.max_seconds > 0 ? o.max_seconds : (o.quick ? 0.3 : 1.0);
+	n = o.max_samples > 0 ? o.max_samples : 1000;
+	bench_pin_init();
+	rcu_register_thread();
+
+	if (!strcmp(mode, "hit") || !strcmp(mode, "miss")) {
+		int miss = !strcmp(mode, "miss");
+		unsigned long size = pow2_at_least((unsigned long) n);
+		double rate;
+
+		ht = cds_lfht_new(size, size, size, 0, NULL);
+		if (!ht)
+			bench_die("cds_lfht_new failed");
+		fill(n);
+		rcu_thread_offline_if_qsbr();
+		rate = run_workers(o.callers, lookup_worker, miss, secs, &errors);
+		rcu_thread_online_if_qsbr();
+		snprintf(name, sizeof(name), "hash.%s%ld.t%d", mode, n, o.callers);
+		bench_metric(name, rate, "op/s");
+		empty_table();
+	} else if (!strcmp(mode, "mixed")) {
+		double rate;
+
+		ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, NULL);
+		if (!ht)
+			bench_die("cds_lfht_new failed");
+		fill(n);
+		rate = run_workers(o.callers, mixed_worker, 0, secs, &errors);
+		snprintf(name, sizeof(name), "hash.mixed%ld.t%d", n, o.callers);
+		bench_metric(name, rate, "op/s");
+		empty_table();
+	} else if (!strcmp(mode, "resize")) {
+		struct worker w = { .id = 1 };
+		uint64_t t0, t1, t2;
+
+		ht = cds_lfht_new(1024, 1, 1UL << 20, 0, NULL);
+		if (!ht)
+			bench_die("cds_lfht_new failed");
+		fill(n);
+		stop = 0;
+		uatomic_set(&start_gate, 0);
+		if (pthread_create(&w.tid, NULL, resize_reader, &w))
+			bench_die("pthread_create failed");
+		while (uatomic_read(&start_gate) < 1)
+			caa_cpu_relax();
+		uatomic_set(&start_gate, -1000000);
+		rcu_thread_offline_if_qsbr();
+		t0 = bench_now_ns();
+		cds_lfht_resize(ht, 1UL << 20);
+		t1 = bench_now_ns();
+		cds_lfht_resize(ht, 1024);
+		t2 = bench_now_ns();
+		rcu_thread_online_if_qsbr();
+		stop = 1;
+		pthread_join(w.tid, NULL);
+		errors = w.errors;
+		bench_metric("hash.grow", (double) (t1 - t0) / 1e6, "ms");
+		bench_metric("hash.shrink", (double) (t2 - t1) / 1e6, "ms");
+		empty_table();
+	} else if (!strcmp(mode, "mem")) {
+		struct cds_lfht **tables = bench_xmalloc(sizeof(*tables) * (size_t) n);
+		long before, after;
+
+		/* One table first: the library's one-time costs are not per table. */
+		struct cds_lfht *first = cds_lfht_new(1, 1, 0,
+			CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, NULL);
+
+		before = rss_kib();
+		for (long i = 0; i < n; i++) {
+			tables[i] = cds_lfht_new(1, 1, 0,
+				CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, NULL);
+			if (!tables[i])
+				bench_die("cds_lfht_new failed");
+		}
+		after = rss_kib();
+		bench_metric("hash.mem.per_table", (double) (after - before) * 1024.0 / (double) n,
+			     "B");
+		for (long i = 0; i < n; i++)
+			cds_lfht_destroy(tables[i], NULL);
+		cds_lfht_destroy(first, NULL);
+		free(tables);
+	} else {
+		bench_die("unknown mode %s", mode);
+	}
+	rcu_unregister_thread();
+	if (errors)
+		bench_die("%lu lookups gave the wrong answer", errors);
+	return 0;
+}
