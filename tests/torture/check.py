@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Checks of urcutorture's contract (TORTURE.md), run by meson.
+"""Checks of urcutorture's contract (docs/TORTURE.md), run by meson.
 
 usage: check.py URCUTORTURE CHECK [ARG]
 
@@ -11,6 +11,7 @@ These are short runs meant for CI, not benchmarks.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -257,6 +258,54 @@ def check_misc():
     ok(rc == 0 and "seed=4242" in out.splitlines()[0], "seed: printed on the start line")
 
 
+HELP_TEXT_COL = 25
+
+
+def help_modes(text):
+    """Mode names the --mode=MODE entry of --help describes, in order, and
+    which one it calls the default."""
+    names, default, inside = [], None, False
+    for line in text.splitlines():
+        if line.startswith("  --mode=MODE"):
+            inside = True
+        elif inside and line.startswith("  --"):
+            break
+        if not inside or len(line) <= HELP_TEXT_COL or line[HELP_TEXT_COL] == " ":
+            continue
+        m = re.match(r"([a-z0-9-]+)( \(default\))?:", line[HELP_TEXT_COL:])
+        if m:
+            names.append(m.group(1))
+            if m.group(2):
+                default = m.group(1)
+    return names, default
+
+
+def check_registry():
+    # Every mode of the registry is complete, and --help, --list-modes and
+    # the --mode error all name exactly the registered modes.
+    rc, out, err = run(["--list-modes"], timeout=10)
+    modes = out.split()
+    ok(rc == 0 and len(modes) > 0, "list-modes: exit 0 and some modes (got %d)" % rc, out + err)
+    ok(len(set(modes)) == len(modes), "list-modes: no name twice", out)
+    rc, out, err = run(["--self-check-modes"], timeout=10)
+    ok(rc == 0, "self-check-modes: exit 0 (got %d)" % rc, out + err)
+    checked = re.findall(r"^ok \d+ - mode (\S+)$", out, re.M)
+    ok(checked == modes and "not ok" not in out,
+       "self-check-modes: every listed mode has its mandatory hooks", out)
+    rc, out, err = run(["--help"], timeout=10)
+    names, default = help_modes(out)
+    ok(names == modes, "help: --mode names exactly the registered modes (%s)" % ", ".join(names),
+       "help: %s\nlist: %s" % (names, modes))
+    ok(modes and default == modes[0], "help: the first registered mode is the default (%s)" % default)
+    rc, out, err = run(["--mode=nap"], timeout=10)
+    m = re.search(r"\(([^)]*)\)", err)
+    ok(rc == 64 and m and m.group(1).split(", ") == modes,
+       "mode=nap: the usage error lists the registered modes", err)
+    for mode in modes:
+        rc, out, err = run(["--mode=" + mode, "--dry-run"], timeout=10)
+        ok(rc == 0 and (" mode=%s " % mode) in out, "%s: accepted (dry run)" % mode, out + err)
+
+
 def main():
     global EXE
     if len(sys.argv) < 3:
@@ -280,6 +329,8 @@ def main():
         check_modes()
     elif check == "misc":
         check_misc()
+    elif check == "registry":
+        check_registry()
     else:
         print("unknown check %s" % check, file=sys.stderr)
         return 64

@@ -6,7 +6,13 @@
  * invocation of the same post is seen as a duplicate.  The run's posted and
  * invoked totals must meet after the final rcu_barrier drain, otherwise
  * callbacks were lost.
+ *
+ * Also the other helpers the modes share: pausing a thread (offline for
+ * qsbr) and the plain reader loop of the measuring modes.
  */
+#define _LGPL_SOURCE
+#include <urcu/pointer.h>
+
 #include "callbacks.h"
 
 static uint64_t next_seq;
@@ -93,4 +99,33 @@ void ut_rcu_pause(struct ut_thread *t, uint64_t ns)
 	ut_sleep_ns(ns);
 	if (ops->is_qsbr)
 		ops->thread_online();
+}
+
+/* What plain readers dereference: any published pointer will do. */
+static int plain_target;
+static void *reader_target = &plain_target;
+
+void *ut_plain_reader(struct ut_thread *t)
+{
+	struct ut_run *run = t->run;
+	const struct ut_flavor_ops *ops = run->ops;
+	uint64_t delay = run->cfg->read_delay_ns;
+	unsigned long acc = 0;
+
+	ut_thread_begin(t);
+	while (!ut_should_stop(run)) {
+		for (int i = 0; i < 64; i++) {
+			ops->read_lock();
+			acc += (unsigned long)rcu_dereference(reader_target);
+			if (delay)
+				ut_spin_ns(delay);
+			ops->read_unlock();
+			ops->quiescent_state();
+		}
+		ut_count(&t->reads, 64);
+		ut_count(&t->progress, 1);
+	}
+	ut_thread_end(t);
+	(void)acc;
+	return NULL;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Callback accounting shared by the modes (callbacks.c). */
+/* Callback accounting and other helpers shared by the modes (callbacks.c). */
 #ifndef UT_CALLBACKS_H
 #define UT_CALLBACKS_H
 
@@ -29,8 +29,8 @@ uint64_t ut_outstanding(struct ut_run *run);
 /* Sleep; qsbr threads go offline meanwhile. */
 void ut_rcu_pause(struct ut_thread *t, uint64_t ns);
 
-/* Reader loop of the measuring modes (mode-gp.c): lock, dereference,
- * --read-delay, unlock, quiescent state; counts reads. */
+/* Reader loop of the measuring modes: lock, dereference, --read-delay,
+ * unlock, quiescent state; counts reads. */
 void *ut_plain_reader(struct ut_thread *t);
 
 #endif /* UT_CALLBACKS_H */

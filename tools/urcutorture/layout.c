@@ -160,7 +160,7 @@ int ut_layout_setup(struct ut_run *run)
 	struct call_rcu_data *def;
 	int wcpu = run->plan && run->plan->n[UT_ROLE_WORKER] > 0 ? run->plan->cpu[UT_ROLE_WORKER][0] : -1;
 
-	if (ops->is_busted || !ut_mode_uses_layout(run->cfg))
+	if (ops->is_busted || !run->uses_layout)
 		return 0;
 	def = ops->get_default_call_rcu_data();
 	if (def) {
@@ -270,7 +270,7 @@ void ut_layout_teardown(struct ut_run *run)
 {
 	const struct ut_flavor_ops *ops = run->ops;
 
-	if (ops->is_busted || !ut_mode_uses_layout(run->cfg))
+	if (ops->is_busted || !run->uses_layout)
 		return;
 	for (int i = 0; i < run->nthreads; i++) {
 		if (run->threads[i].own_crdp) {

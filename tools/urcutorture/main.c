@@ -5,7 +5,7 @@
  * main() parses the options (exit 64 on any bad value, before anything
  * runs), builds the placement plan, checks that pinning is allowed (exit 3),
  * then runs every flavor x call_rcu-layout combination in turn and reports.
- * See TORTURE.md and urcutorture(1).
+ * See docs/TORTURE.md and urcutorture(1).
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -62,12 +62,10 @@ int main(int argc, char **argv)
 
 		ut_role_counts(&cfg, cfg.layouts[l], n);
 		if (ut_plan_build(cfg.topo, cfg.pin, n, &plans[l], err, sizeof(err))) {
-			int role = UT_ROLE_READER;
+			/* The planner says whose count or policy it could not place. */
+			enum ut_role role = plans[l].failed < UT_ROLE_COUNT ? plans[l].failed
+									    : UT_ROLE_READER;
 
-			for (int r = 0; r < UT_ROLE_COUNT; r++)
-				if (cfg.pin_text[r] && strstr(err, r == UT_ROLE_READER ? "reader" :
-							      r == UT_ROLE_UPDATER ? "updater" : "worker"))
-					role = r;
 			fprintf(stderr, "urcutorture: %s: %s\n", role_opt[role], err);
 			for (int k = 0; k < l; k++)
 				ut_plan_free(&plans[k]);
@@ -82,11 +80,11 @@ int main(int argc, char **argv)
 		ut_topology_summary(cfg.topo, topo, sizeof(topo));
 		ut_report_start(&cfg, ncombos);
 		for (int l = 0; l < cfg.nlayouts; l++) {
-			ut_out(&cfg, "placement plan for call_rcu layout %s on %s (backend %s):\n",
+			ut_out(&cfg.sink, "placement plan for call_rcu layout %s on %s (backend %s):\n",
 			       ut_layout_names[cfg.layouts[l]], topo, ut_placement_backend());
-			ut_plan_print(&plans[l], cfg.topo, cfg.human);
+			ut_plan_print(&plans[l], cfg.topo, cfg.sink.human);
 		}
-		ut_out(&cfg, "dry run: nothing was run\n");
+		ut_out(&cfg.sink, "dry run: nothing was run\n");
 		if (cfg.json) {
 			ut_report_json(&cfg, &plans[0], NULL, 0, UT_SUCCESS, 0);
 		}

@@ -19,6 +19,17 @@
 #include <string.h>
 
 #include "callbacks.h"
+#include "json.h"
+
+/* The three modes share this file's code; which one runs is run->mode. */
+extern const struct ut_mode_ops ut_mode_callback, ut_mode_flood, ut_mode_barrier;
+
+enum { CB_READER, CB_ENQUEUER };
+
+static const struct ut_mode_role cb_roles[] = {
+	[CB_READER] = { "reader", UT_ROLE_READER, true },
+	[CB_ENQUEUER] = { "enqueuer", UT_ROLE_UPDATER, false },
+};
 
 struct cb_obj {
 	struct ut_cb cb;
@@ -48,7 +59,7 @@ static void *enqueuer(struct ut_thread *t)
 	struct ut_run *run = t->run;
 	const struct ut_config *cfg = run->cfg;
 	const struct ut_flavor_ops *ops = run->ops;
-	bool paced = cfg->mode == UT_MODE_CALLBACK && cfg->rate > 0;
+	bool paced = run->mode == &ut_mode_callback && cfg->rate > 0;
 	uint64_t interval = paced ? (uint64_t)(1e9 / cfg->rate) : 0, next;
 
 	ut_thread_begin(t);
@@ -75,7 +86,7 @@ static void *enqueuer(struct ut_thread *t)
 		if (!c)
 			break;
 		c->run = run;
-		c->launder_left = cfg->mode == UT_MODE_FLOOD ? cfg->launder : 0;
+		c->launder_left = run->mode == &ut_mode_flood ? cfg->launder : 0;
 		c->done = NULL;
 		ut_thread_set_state(t, "call_rcu");
 		ut_cb_post(run, t, &c->cb, simple_cb);
@@ -148,23 +159,45 @@ static void *cb_thread(void *arg)
 {
 	struct ut_thread *t = arg;
 
-	if (t->kind == UT_T_READER)
+	if (t->role == CB_READER)
 		return ut_plain_reader(t);
-	if (t->run->cfg->mode == UT_MODE_BARRIER)
+	if (t->run->mode == &ut_mode_barrier)
 		return barrier_thread(t);
 	return enqueuer(t);
 }
 
-static int cb_setup(struct ut_run *run)
+static void cb_count(const struct ut_config *cfg, int n[], bool posts[])
 {
-	return ut_threads_alloc(run, run->cfg->readers, UT_T_ENQUEUER, run->cfg->enqueuers, true,
-				UT_T_FAKE, 0, false);
+	n[CB_READER] = cfg->readers;
+	n[CB_ENQUEUER] = cfg->enqueuers;
+	posts[CB_ENQUEUER] = true;
+}
+
+/* One reader beside the enqueuers unless told otherwise. */
+static int cb_configure(struct ut_config *cfg, const struct ut_given *given, char *err, size_t len)
+{
+	if (!given->readers)
+		cfg->readers = 1;
+	return 0;
+}
+
+static int flood_configure(struct ut_config *cfg, const struct ut_given *given, char *err, size_t len)
+{
+	if (!given->max_outstanding)
+		cfg->max_outstanding = 100000;
+	return cb_configure(cfg, given, err, len);
+}
+
+static int barrier_configure(struct ut_config *cfg, const struct ut_given *given, char *err, size_t len)
+{
+	if (!given->enqueuers)
+		cfg->enqueuers = 2;
+	return cb_configure(cfg, given, err, len);
 }
 
 static void cb_finish(struct ut_run *run)
 {
-	ut_cb_check_lost(run);
-	run->res->gp_lat_what = run->cfg->mode == UT_MODE_BARRIER ? "rcu_barrier" : "none";
+	run->res->gp_lat_what = run->mode == &ut_mode_barrier ? "rcu_barrier" : "none";
 }
 
 static void cb_stat(struct ut_run *run, char *buf, size_t len)
@@ -184,23 +217,57 @@ static void cb_stat(struct ut_run *run, char *buf, size_t len)
 		 (unsigned long long)barriers);
 }
 
+/* flood: how long the backlog took to drain once the enqueuers stopped. */
+static void flood_report(const struct ut_config *cfg, const struct ut_result *r, enum ut_section at)
+{
+	if (at == UT_SECTION_CALLBACKS)
+		ut_out(&cfg->sink, "  drain           %.3f s after the flood stopped\n", r->drain_s);
+}
+
+static void flood_json(struct uj *j, const struct ut_config *cfg, const struct ut_result *r,
+		       enum ut_section at)
+{
+	if (at == UT_SECTION_CALLBACKS)
+		uj_dbl(j, "drain_s", r->drain_s);
+}
+
 const struct ut_mode_ops ut_mode_callback = {
-	.setup = cb_setup,
+	.name = "callback",
+	.help = "callback: enqueuers post call_rcu at --rate",
+	.roles = cb_roles,
+	.nroles = 2,
+	.count = cb_count,
+	.configure = cb_configure,
 	.thread_fn = cb_thread,
 	.finish = cb_finish,
 	.stat_line = cb_stat,
+	.updates_include_gps = true,
 };
 
 const struct ut_mode_ops ut_mode_flood = {
-	.setup = cb_setup,
+	.name = "flood",
+	.help = "flood: call_rcu flood with self-re-posting callbacks",
+	.roles = cb_roles,
+	.nroles = 2,
+	.count = cb_count,
+	.configure = flood_configure,
 	.thread_fn = cb_thread,
 	.finish = cb_finish,
 	.stat_line = cb_stat,
+	.updates_include_gps = true,
+	.report = flood_report,
+	.json = flood_json,
 };
 
 const struct ut_mode_ops ut_mode_barrier = {
-	.setup = cb_setup,
+	.name = "barrier",
+	.help = "barrier: threads post callbacks, then rcu_barrier",
+	.roles = cb_roles,
+	.nroles = 2,
+	.count = cb_count,
+	.configure = barrier_configure,
 	.thread_fn = cb_thread,
 	.finish = cb_finish,
 	.stat_line = cb_stat,
+	.updates_include_gps = true,
 };

@@ -5,41 +5,17 @@
  * each updater posts call_rcu callbacks, at most --max-outstanding of its own
  * pending at once, and the latency is enqueue -> invocation.
  */
-#define _LGPL_SOURCE
 #define _GNU_SOURCE
 #include <stdlib.h>
 
-#include <urcu/pointer.h>
-
 #include "callbacks.h"
 
-static void *reader_target;	/* what plain readers dereference */
+enum { GP_READER, GP_UPDATER };
 
-void *ut_plain_reader(struct ut_thread *t)
-{
-	struct ut_run *run = t->run;
-	const struct ut_flavor_ops *ops = run->ops;
-	uint64_t delay = run->cfg->read_delay_ns;
-	unsigned long acc = 0;
-
-	ut_thread_begin(t);
-	while (!ut_should_stop(run)) {
-		for (int i = 0; i < 64; i++) {
-			ops->read_lock();
-			acc += (unsigned long)rcu_dereference(reader_target);
-			if (delay)
-				ut_spin_ns(delay);
-			ops->read_unlock();
-			ops->quiescent_state();
-		}
-		ut_count(&t->reads, 64);
-		ut_count(&t->progress, 1);
-	}
-	ut_thread_end(t);
-	t->mode_data = NULL;
-	(void)acc;
-	return NULL;
-}
+static const struct ut_mode_role gp_roles[] = {
+	[GP_READER] = { "reader", UT_ROLE_READER, true },
+	[GP_UPDATER] = { "updater", UT_ROLE_UPDATER, false },
+};
 
 struct gp_cb {
 	struct ut_cb cb;
@@ -112,23 +88,27 @@ static void *gp_thread(void *arg)
 {
 	struct ut_thread *t = arg;
 
-	return t->kind == UT_T_READER ? ut_plain_reader(t) : gp_updater(t);
+	return t->role == GP_READER ? ut_plain_reader(t) : gp_updater(t);
 }
 
-static int gp_setup(struct ut_run *run)
+static void gp_count(const struct ut_config *cfg, int n[], bool posts[])
 {
-	static int target;
+	n[GP_READER] = cfg->readers;
+	n[GP_UPDATER] = cfg->updaters;
+	posts[GP_UPDATER] = cfg->async;
+}
 
-	reader_target = &target;
-	return ut_threads_alloc(run, run->cfg->readers, UT_T_UPDATER, run->cfg->updaters,
-				run->cfg->async, UT_T_FAKE, 0, false);
+static int gp_configure(struct ut_config *cfg, const struct ut_given *given, char *err, size_t len)
+{
+	if (!given->max_outstanding)
+		cfg->max_outstanding = 1000;
+	return 0;
 }
 
 static void gp_finish(struct ut_run *run)
 {
 	struct ut_result *res = run->res;
 
-	ut_cb_check_lost(run);
 	if (run->cfg->async) {
 		res->gp_lat_what = "call_rcu enqueue to invocation";
 		ut_hist_merge(&res->gp_lat, &res->cb_lat);
@@ -153,8 +133,15 @@ static void gp_stat(struct ut_run *run, char *buf, size_t len)
 }
 
 const struct ut_mode_ops ut_mode_gp_latency = {
-	.setup = gp_setup,
+	.name = "gp-latency",
+	.help = "gp-latency: updaters time every grace period",
+	.roles = gp_roles,
+	.nroles = 2,
+	.count = gp_count,
+	.configure = gp_configure,
+	.takes_async = true,
 	.thread_fn = gp_thread,
 	.finish = gp_finish,
 	.stat_line = gp_stat,
+	.updates_include_gps = true,
 };

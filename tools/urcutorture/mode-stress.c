@@ -38,6 +38,21 @@
 #include <urcu/pointer.h>
 
 #include "callbacks.h"
+#include "json.h"
+
+enum { STRESS_READER, STRESS_UPDATER, STRESS_FAKE };
+
+static const struct ut_mode_role stress_roles[] = {
+	[STRESS_READER] = { "reader", UT_ROLE_READER, true },
+	[STRESS_UPDATER] = { "updater", UT_ROLE_UPDATER, false },
+	[STRESS_FAKE] = { "fake-updater", UT_ROLE_UPDATER, false },
+};
+
+/* Per-thread counters, and their sums in the result. */
+struct stress_counts {
+	uint64_t pipe[UT_MAX_PIPE + 1];	/* readers: pipeline age seen */
+	uint64_t poll_checks;		/* polled-GP cookies checked */
+};
 
 struct obj {
 	struct ut_cb cb;
@@ -206,6 +221,7 @@ static void *stress_reader(void *arg)
 	struct ut_run *run = t->run;
 	const struct ut_flavor_ops *ops = run->ops;
 	struct stress *st = stress_of(run);
+	struct stress_counts *c = t->mode_data;
 	int pipe_len = run->cfg->pipe_len;
 
 	ut_thread_begin(t);
@@ -237,12 +253,12 @@ static void *stress_reader(void *arg)
 		ops->quiescent_state();
 
 		if (poll_check)
-			ut_count(&t->poll_checks, 1);
+			ut_count(&c->poll_checks, 1);
 		if (bad)
 			ut_count(&t->errors[UT_ERR_POISON], 1);
 		if (age > (uint64_t)pipe_len)
 			age = (uint64_t)pipe_len;
-		ut_count(&t->pipe[age], 1);
+		ut_count(&c->pipe[age], 1);
 		if (age >= 2)
 			ut_count(&t->errors[UT_ERR_TOO_SHORT_GP], 1);
 		ut_count(&t->reads, 1);
@@ -263,6 +279,7 @@ static void poll_complete_all(struct ut_thread *t, struct poll_slot *ring, unsig
 			      unsigned int *tail, bool after_sync)
 {
 	const struct ut_flavor_ops *ops = t->run->ops;
+	struct stress_counts *c = t->mode_data;
 
 	while (*head != *tail) {
 		struct poll_slot *s = &ring[*head % POLL_RING];
@@ -274,7 +291,7 @@ static void poll_complete_all(struct ut_thread *t, struct poll_slot *ring, unsig
 			ut_count(&t->errors[UT_ERR_POLL_LATE], 1);
 		}
 		if (after_sync)
-			ut_count(&t->poll_checks, 1);
+			ut_count(&c->poll_checks, 1);
 		__atomic_store_n(&s->o->age, s->o->age + 1, __ATOMIC_RELAXED);
 		removed_add(t->run, s->o);
 		(*head)++;
@@ -287,6 +304,7 @@ static void *stress_updater(void *arg)
 	struct ut_run *run = t->run;
 	const struct ut_flavor_ops *ops = run->ops;
 	struct stress *st = stress_of(run);
+	struct stress_counts *c = t->mode_data;
 	struct poll_slot ring[POLL_RING];
 	unsigned int head = 0, tail = 0;
 	int methods[M_COUNT], nmethods = 0;
@@ -336,7 +354,7 @@ static void *stress_updater(void *arg)
 			if (ops->start_poll) {
 				if (!ops->poll_state(cookie))
 					ut_count(&t->errors[UT_ERR_POLL_LATE], 1);
-				ut_count(&t->poll_checks, 1);
+				ut_count(&c->poll_checks, 1);
 				poll_complete_all(t, ring, &head, &tail, true);
 			}
 			removed_age(run);
@@ -453,11 +471,20 @@ static void *stress_thread(void *arg)
 {
 	struct ut_thread *t = arg;
 
-	switch (t->kind) {
-	case UT_T_READER: return stress_reader(arg);
-	case UT_T_UPDATER: return stress_updater(arg);
+	switch (t->role) {
+	case STRESS_READER: return stress_reader(arg);
+	case STRESS_UPDATER: return stress_updater(arg);
 	default: return stress_fake(arg);
 	}
+}
+
+static void stress_count(const struct ut_config *cfg, int n[], bool posts[])
+{
+	n[STRESS_READER] = cfg->readers;
+	n[STRESS_UPDATER] = 1;
+	n[STRESS_FAKE] = cfg->fake_updaters;
+	posts[STRESS_UPDATER] = true;
+	posts[STRESS_FAKE] = true;
 }
 
 static int stress_setup(struct ut_run *run)
@@ -469,17 +496,21 @@ static int stress_setup(struct ut_run *run)
 	pthread_mutex_init(&st->lock, NULL);
 	run->mode_data = st;
 	st->cur = obj_get(run);
-	if (!st->cur)
-		return -1;
-	return ut_threads_alloc(run, run->cfg->readers, UT_T_UPDATER, 1, true,
-				UT_T_FAKE, run->cfg->fake_updaters, true);
+	return st->cur ? 0 : -1;
 }
 
 static void stress_finish(struct ut_run *run)
 {
 	struct stress *st = stress_of(run);
+	struct stress_counts *sum = run->res->mode_data;
 
-	ut_cb_check_lost(run);
+	for (int i = 0; i < run->nthreads; i++) {
+		const struct stress_counts *c = run->threads[i].mode_data;
+
+		for (int a = 0; a <= UT_MAX_PIPE; a++)
+			sum->pipe[a] += c->pipe[a];
+		sum->poll_checks += c->poll_checks;
+	}
 	run->res->gp_lat_what = "synchronize_rcu";
 	/* Every reader is gone and every callback ran: free the objects. */
 	while (st->all) {
@@ -498,12 +529,13 @@ static void stress_stat(struct ut_run *run, char *buf, size_t len)
 
 	for (int i = 0; i < run->nthreads; i++) {
 		struct ut_thread *t = &run->threads[i];
+		const struct stress_counts *c = t->mode_data;
 
 		reads += ut_read(&t->reads);
 		updates += ut_read(&t->updates);
 		gps += ut_read(&t->gps);
 		for (int a = 0; a <= run->cfg->pipe_len; a++)
-			pipe[a] += ut_read(&t->pipe[a]);
+			pipe[a] += ut_read(&c->pipe[a]);
 	}
 	off = (size_t)snprintf(buf, len, "reads %llu updates %llu gps %llu cbs %llu/%llu pipe:",
 			       (unsigned long long)reads, (unsigned long long)updates,
@@ -514,9 +546,52 @@ static void stress_stat(struct ut_run *run, char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, " %llu", (unsigned long long)pipe[a]);
 }
 
+/* The pipeline-age histogram and the polled-GP checks, after the callbacks. */
+static void stress_report(const struct ut_config *cfg, const struct ut_result *r, enum ut_section at)
+{
+	const struct stress_counts *c = r->mode_data;
+	char line[1024];
+	size_t off;
+
+	if (at != UT_SECTION_CHECKS || !c)
+		return;
+	off = (size_t)snprintf(line, sizeof(line), "  pipe ages      ");
+	for (int a = 0; a <= cfg->pipe_len; a++)
+		off += (size_t)snprintf(line + off, sizeof(line) - off, " %llu",
+					(unsigned long long)c->pipe[a]);
+	ut_out(&cfg->sink, "%s\n", line);
+	if (c->poll_checks)
+		ut_out(&cfg->sink, "  polled checks   %llu\n", (unsigned long long)c->poll_checks);
+}
+
+static void stress_json(struct uj *j, const struct ut_config *cfg, const struct ut_result *r,
+			enum ut_section at)
+{
+	const struct stress_counts *c = r->mode_data;
+
+	if (at != UT_SECTION_CHECKS || !c)
+		return;
+	uj_arr(j, "pipe_histogram");
+	for (int a = 0; a <= cfg->pipe_len; a++)
+		uj_u64(j, NULL, c->pipe[a]);
+	uj_end_arr(j);
+	uj_u64(j, "poll_checks", c->poll_checks);
+}
+
 const struct ut_mode_ops ut_mode_stress = {
+	.name = "stress",
+	.help = "stress (default): readers, one updater walking objects\n"
+		"  through the pipeline (rotating synchronize_rcu,\n"
+		"  call_rcu, defer_rcu and the polled API), fake updaters",
+	.roles = stress_roles,
+	.nroles = 3,
+	.count = stress_count,
+	.thread_size = sizeof(struct stress_counts),
+	.result_size = sizeof(struct stress_counts),
 	.setup = stress_setup,
 	.thread_fn = stress_thread,
 	.finish = stress_finish,
 	.stat_line = stress_stat,
+	.report = stress_report,
+	.json = stress_json,
 };

@@ -20,29 +20,17 @@
 # define UT_VERSION "unknown"
 #endif
 
-const char *const ut_mode_names[UT_MODE_COUNT] = {
-	"stress", "gp-latency", "read-cost", "callback", "flood", "barrier",
-};
-
-const char *const ut_layout_names[UT_LAYOUT_COUNT] = {
-	"default", "per-cpu", "per-thread", "rt",
-};
-
-static const char help_text[] =
+/* --help, in three parts: before the modes, the modes (from each mode's
+ * help text, see print_help), after them. */
+static const char help_head[] =
 "Usage: urcutorture [OPTION]...\n"
 "Torture-test, stress and measure a userspace RCU library.\n"
 "With no option: a 10-second stress run of the memb flavor with one reader per\n"
 "CPU, one updater and one fake updater, ending in \"End of test: SUCCESS\".\n"
 "\n"
-"Workload:\n"
-"  --mode=MODE            stress (default): readers, one updater walking objects\n"
-"                           through the pipeline (rotating synchronize_rcu,\n"
-"                           call_rcu, defer_rcu and the polled API), fake updaters\n"
-"                         gp-latency: updaters time every grace period\n"
-"                         read-cost: readers only, ns per read-side section\n"
-"                         callback: enqueuers post call_rcu at --rate\n"
-"                         flood: call_rcu flood with self-re-posting callbacks\n"
-"                         barrier: threads post callbacks, then rcu_barrier\n"
+"Workload:\n";
+
+static const char help_text[] =
 "  --flavor=LIST          memb (default), mb, signal, qsbr, bp, all (the five\n"
 "                           real flavors), busted (deliberately broken: grace\n"
 "                           periods end at once; must FAIL), busted-hang (grace\n"
@@ -98,6 +86,7 @@ static const char help_text[] =
 "  --tap                  TAP on stdout: one test line per combination; the human\n"
 "                           report becomes TAP comments\n"
 "  --quiet                no periodic stat lines\n"
+"  --list-modes           the modes, one per line\n"
 "  --help                 this text;  --version  version and library\n"
 "\n"
 "Output: a start line with every parameter and the seed, a stat line every\n"
@@ -115,6 +104,77 @@ static const char help_text[] =
 "Exit status: 0 success, 1 RCU correctness failure, 2 stall, 3 environment\n"
 "problem (pinning refused), 64 usage error (one line naming the option, nothing\n"
 "run), 77 feature unavailable in this build (e.g. a flavor not compiled in).\n";
+
+/* The help column: options start at 2, their text at 25, continued at 27. */
+#define HELP_TEXT_COL	25
+
+/* "  --mode=MODE" then every mode's help lines, aligned like the rest. */
+static void print_help(void)
+{
+	fputs(help_head, stdout);
+	for (int i = 0; ut_modes[i]; i++) {
+		const char *line = ut_modes[i]->help;
+
+		while (*line) {
+			size_t n = strcspn(line, "\n");
+
+			printf("%-*s%.*s\n", HELP_TEXT_COL, i == 0 && line == ut_modes[i]->help ?
+			       "  --mode=MODE" : "", (int)n, line);
+			line += n;
+			if (*line == '\n')
+				line++;
+		}
+	}
+	fputs(help_text, stdout);
+}
+
+/* "stress, gp-latency, ..." */
+static void mode_list(char *buf, size_t len, bool (*keep)(const struct ut_mode_ops *m))
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; ut_modes[i] && off < len; i++)
+		if (!keep || keep(ut_modes[i]))
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "",
+						ut_modes[i]->name);
+}
+
+static bool mode_takes_async(const struct ut_mode_ops *m)
+{
+	return m->takes_async;
+}
+
+/* --self-check-modes: every registered mode has its mandatory hooks. */
+static int self_check_modes(void)
+{
+	int bad = 0, n = 0;
+
+	for (int i = 0; ut_modes[i]; i++, n++) {
+		char err[128] = "";
+		const char *name = ut_modes[i]->name ? ut_modes[i]->name : "?";
+
+		if (ut_mode_check(ut_modes[i], err, sizeof(err))) {
+			printf("not ok %d - mode %s: %s\n", i + 1, name, err);
+			bad++;
+			continue;
+		}
+		for (int k = 0; k < i; k++) {
+			if (ut_modes[k]->name && !strcmp(ut_modes[k]->name, name)) {
+				snprintf(err, sizeof(err), "same name as mode %d", k + 1);
+				break;
+			}
+		}
+		if (err[0]) {
+			printf("not ok %d - mode %s: %s\n", i + 1, name, err);
+			bad++;
+		} else {
+			printf("ok %d - mode %s\n", i + 1, name);
+		}
+	}
+	printf("1..%d\n", n);
+	return bad ? UT_EXIT_FAILURE : UT_EXIT_OK;
+}
 
 static int usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
@@ -242,6 +302,7 @@ enum {
 	OPT_PIPE_LEN, OPT_READ_DELAY, OPT_UPDATE_DELAY, OPT_RUNS, OPT_DURATION,
 	OPT_STAT, OPT_STALL, OPT_SEED, OPT_PIN, OPT_PIN_R, OPT_PIN_U, OPT_PIN_W,
 	OPT_TOPOLOGY, OPT_DRY_RUN, OPT_JSON, OPT_TAP, OPT_QUIET, OPT_HELP, OPT_VERSION,
+	OPT_LIST_MODES, OPT_SELF_CHECK_MODES,
 };
 
 static const struct option long_opts[] = {
@@ -276,6 +337,9 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "list-modes", no_argument, NULL, OPT_LIST_MODES },
+	/* Hidden, for the tests: verify the mode registry (TAP on stdout). */
+	{ "self-check-modes", no_argument, NULL, OPT_SELF_CHECK_MODES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -289,11 +353,12 @@ static const char *pin_source[UT_ROLE_COUNT];
 int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 {
 	const char *flavor_text = "memb", *layout_text = "default";
-	bool have_max_out = false, have_enq = false;
+	struct ut_given given = { 0 };
 	long long ll;
 	int c, rc;
 
 	memset(cfg, 0, sizeof(*cfg));
+	cfg->mode = ut_modes[0];
 	cfg->argc = argc;
 	cfg->argv = argv;
 	cfg->readers = -1;
@@ -309,7 +374,7 @@ int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 	cfg->stall_timeout_ns = 30000000000ull;
 	cfg->seed = ((uint64_t)ut_now_ns() * 0x9e3779b97f4a7c15ull) ^ (uint64_t)getpid();
 	cfg->seed %= 1000000000000ull;	/* short enough to retype */
-	cfg->human = stdout;
+	cfg->sink.human = stdout;
 	cfg->ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (cfg->ncpus < 1)
 		cfg->ncpus = 1;
@@ -326,14 +391,13 @@ int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 		rc = 0;
 		switch (c) {
 		case OPT_MODE: {
-			int found = -1;
+			char names[256];
 
-			for (int i = 0; i < UT_MODE_COUNT; i++)
-				if (!strcmp(optarg, ut_mode_names[i]))
-					found = i;
-			if (found < 0)
-				return usage_error("--mode: unknown mode '%s' (stress, gp-latency, read-cost, callback, flood, barrier)", optarg);
-			cfg->mode = (enum ut_mode)found;
+			cfg->mode = ut_mode_find(optarg);
+			if (!cfg->mode) {
+				mode_list(names, sizeof(names), NULL);
+				return usage_error("--mode: unknown mode '%s' (%s)", optarg, names);
+			}
 			break;
 		}
 		case OPT_FLAVOR: flavor_text = optarg; break;
@@ -343,7 +407,7 @@ int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 		case OPT_FAKE: rc = parse_int("--fake-updaters", optarg, 0, 1024, &cfg->fake_updaters); break;
 		case OPT_ENQUEUERS:
 			rc = parse_int("--enqueuers", optarg, 1, 1024, &cfg->enqueuers);
-			have_enq = true;
+			given.enqueuers = true;
 			break;
 		case OPT_RATE:
 			rc = parse_long("--rate", optarg, 0, 1000000000, &ll);
@@ -352,7 +416,7 @@ int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 		case OPT_MAX_OUT:
 			rc = parse_long("--max-outstanding", optarg, 1, 100000000, &ll);
 			cfg->max_outstanding = (unsigned long)ll;
-			have_max_out = true;
+			given.max_outstanding = true;
 			break;
 		case OPT_ASYNC: cfg->async = true; break;
 		case OPT_BATCH:
@@ -403,11 +467,17 @@ int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 				return usage_error("--json: empty file name");
 			cfg->json_path = optarg;
 			break;
-		case OPT_TAP: cfg->tap = true; break;
+		case OPT_TAP: cfg->sink.tap = true; break;
 		case OPT_QUIET: cfg->quiet = true; break;
 		case OPT_HELP:
-			fputs(help_text, stdout);
+			print_help();
 			return UT_EXIT_OK;
+		case OPT_LIST_MODES:
+			for (int i = 0; ut_modes[i]; i++)
+				puts(ut_modes[i]->name);
+			return UT_EXIT_OK;
+		case OPT_SELF_CHECK_MODES:
+			return self_check_modes();
 		case OPT_VERSION:
 			printf("urcutorture %s (library: %s %s)\n", UT_VERSION,
 			       ut_library_name(), ut_library_version());
@@ -454,36 +524,30 @@ int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 		}
 	}
 
-	/* Mode-dependent defaults. */
-	if (cfg->readers < 0) {
-		switch (cfg->mode) {
-		case UT_MODE_CALLBACK: case UT_MODE_FLOOD: case UT_MODE_BARRIER:
-			cfg->readers = 1;
-			break;
-		default:
-			cfg->readers = cfg->plan_cpus;
-		}
+	/* Mode-dependent defaults and checks, then the common defaults. */
+	given.readers = cfg->readers >= 0;
+	if (cfg->mode->configure) {
+		char err[256] = "";
+
+		if (cfg->mode->configure(cfg, &given, err, sizeof(err)))
+			return usage_error("%s", err);
 	}
-	if (cfg->mode == UT_MODE_READ_COST && cfg->readers == 0)
-		return usage_error("--readers: read-cost needs at least one reader");
-	if (cfg->mode == UT_MODE_BARRIER && !have_enq)
-		cfg->enqueuers = 2;
-	if (!have_max_out) {
-		if (cfg->mode == UT_MODE_FLOOD)
-			cfg->max_outstanding = 100000;
-		else if (cfg->mode == UT_MODE_GP_LATENCY)
-			cfg->max_outstanding = 1000;
-		else
-			cfg->max_outstanding = 10000;
+	if (cfg->readers < 0)
+		cfg->readers = cfg->plan_cpus;
+	if (!given.max_outstanding && !cfg->max_outstanding)
+		cfg->max_outstanding = 10000;
+	if (cfg->async && !cfg->mode->takes_async) {
+		char names[256];
+
+		mode_list(names, sizeof(names), mode_takes_async);
+		return usage_error("--async: only meaningful with --mode=%s", names);
 	}
-	if (cfg->async && cfg->mode != UT_MODE_GP_LATENCY)
-		return usage_error("--async: only meaningful with --mode=gp-latency");
 
 	if (cfg->json_path && !strcmp(cfg->json_path, "-")) {
-		if (cfg->tap)
+		if (cfg->sink.tap)
 			return usage_error("--json: '-' (stdout) cannot be combined with --tap");
 		cfg->json = stdout;
-		cfg->human = stderr;
+		cfg->sink.human = stderr;
 	} else if (cfg->json_path && !cfg->dry_run) {
 		cfg->json = fopen(cfg->json_path, "w");
 		if (!cfg->json)

@@ -223,9 +223,11 @@ int ut_plan_build(const struct ut_topology *t, const struct ut_pin_policy pol[UT
 		  const int n[UT_ROLE_COUNT], struct ut_plan *out, char *err, size_t errlen)
 {
 	struct occupancy o = { 0 };
+	enum ut_role bad = UT_ROLE_COUNT;
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
+	out->failed = UT_ROLE_COUNT;
 	if (!t) {
 		ut_set_err(err, errlen, "no topology to plan on");
 		return -1;
@@ -244,6 +246,7 @@ int ut_plan_build(const struct ut_topology *t, const struct ut_pin_policy pol[UT
 
 		if (n[r] < 0) {
 			ut_set_err(err, errlen, "negative number of %s (%d)", role_plural[r], n[r]);
+			bad = (enum ut_role)r;
 			goto fail;
 		}
 		out->n[r] = n[r];
@@ -253,6 +256,7 @@ int ut_plan_build(const struct ut_topology *t, const struct ut_pin_policy pol[UT
 			goto nomem;
 		if (p->kind == UT_PIN_LIST && p->ncpus <= 0) {
 			ut_set_err(err, errlen, "empty CPU list for the %s", role_plural[r]);
+			bad = (enum ut_role)r;
 			goto fail;
 		}
 		memset(o.role_pkg, 0, t->npkg * sizeof(int));
@@ -273,6 +277,7 @@ int ut_plan_build(const struct ut_topology *t, const struct ut_pin_policy pol[UT
 					cpus_of(t, have, sizeof(have));
 					ut_set_err(err, errlen, "CPU %d does not exist (%s)",
 						   p->cpus[k % p->ncpus], have);
+					bad = (enum ut_role)r;
 					goto fail;
 				}
 				break;
@@ -284,6 +289,7 @@ int ut_plan_build(const struct ut_topology *t, const struct ut_pin_policy pol[UT
 			default:
 				ut_set_err(err, errlen, "unknown pin policy kind %d for the %s", (int)p->kind,
 					   role_plural[r]);
+				bad = (enum ut_role)r;
 				goto fail;
 			}
 			if (idx < 0) {
@@ -307,6 +313,7 @@ nomem:
 	ut_set_err(err, errlen, "out of memory building the placement plan");
 fail:
 	ut_plan_free(out);
+	out->failed = bad;
 out:
 	free(o.pu);
 	free(o.core);
@@ -326,6 +333,7 @@ void ut_plan_free(struct ut_plan *p)
 		free(p->node[r]);
 	}
 	memset(p, 0, sizeof(*p));
+	p->failed = UT_ROLE_COUNT;
 }
 
 /* Earlier thread (in plan order) on the same CPU as role r thread k, if any. */

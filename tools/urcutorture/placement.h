@@ -94,6 +94,10 @@ struct ut_plan {
 	int n[UT_ROLE_COUNT];
 	int *cpu[UT_ROLE_COUNT];
 	int *node[UT_ROLE_COUNT];
+	/* After ut_plan_build() failed: the role whose count or policy could
+	 * not be planned, UT_ROLE_COUNT when no single role is at fault (no
+	 * topology, out of memory).  UT_ROLE_COUNT after a success. */
+	enum ut_role failed;
 };
 
 /*

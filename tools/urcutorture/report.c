@@ -2,12 +2,13 @@
 /*
  * Reports: start line, per-combination tables, the comparison table, TAP,
  * the JSON document and the last line.  All numbers come from the results
- * the run measured; nothing here estimates.
+ * the run measured; nothing here estimates.  What only one mode measures is
+ * printed by that mode's report / json hooks, called at the ut_section
+ * places below; this file knows no mode by name.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/membarrier.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -26,13 +27,6 @@
 #ifndef UT_LIB_VERSION
 # define UT_LIB_VERSION "unknown"
 #endif
-
-const char *const ut_verdict_names[] = { "SUCCESS", "FAILURE", "STALL", "ENVIRONMENT" };
-
-const char *const ut_error_names[UT_ERR_COUNT] = {
-	"too_short_gp", "poisoned_read", "callback_lost", "callback_duplicated",
-	"barrier_incomplete", "poll_early", "poll_late",
-};
 
 const char *ut_library_name(void) { return UT_LIB_NAME; }
 const char *ut_library_version(void) { return UT_LIB_VERSION; }
@@ -74,30 +68,6 @@ static void cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
-void ut_out(const struct ut_config *cfg, const char *fmt, ...)
-{
-	char buf[8192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (!cfg->tap) {
-		fputs(buf, cfg->human);
-	} else {
-		/* TAP: the human report travels as diagnostics. */
-		for (char *line = buf, *nl; *line; line = nl) {
-			nl = strchr(line, '\n');
-			if (nl)
-				*nl++ = '\0';
-			else
-				nl = line + strlen(line);
-			fprintf(cfg->human, "# %s\n", line);
-		}
-	}
-	fflush(cfg->human);
-}
-
 static void pin_text(const struct ut_config *cfg, int role, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", cfg->pin_text[role] ? cfg->pin_text[role] : "none");
@@ -131,18 +101,18 @@ void ut_report_start(const struct ut_config *cfg, int ncombos)
 	cpu_model(model, sizeof(model));
 	uname(&u);
 
-	if (cfg->tap)
+	if (cfg->sink.tap)
 		printf("1..%d\n", ncombos);
-	ut_out(cfg, "urcutorture %s (%s %s): mode=%s flavor=%s call-rcu-layout=%s readers=%d "
+	ut_out(&cfg->sink, "urcutorture %s (%s %s): mode=%s flavor=%s call-rcu-layout=%s readers=%d "
 	       "updaters=%d fake-updaters=%d enqueuers=%d rate=%.0f max-outstanding=%lu "
 	       "batch=%lu launder=%lu pipe-len=%d read-delay=%s update-delay=%s runs=%d async=%d "
 	       "duration=%s stat-interval=%s stall-timeout=%s seed=%llu pin-readers=%s "
 	       "pin-updaters=%s pin-workers=%s combinations=%d\n",
-	       UT_VERSION, UT_LIB_NAME, UT_LIB_VERSION, ut_mode_names[cfg->mode], flist, llist,
+	       UT_VERSION, UT_LIB_NAME, UT_LIB_VERSION, cfg->mode->name, flist, llist,
 	       cfg->readers, cfg->updaters, cfg->fake_updaters, cfg->enqueuers, cfg->rate,
 	       cfg->max_outstanding, cfg->batch, cfg->launder, cfg->pipe_len, rd, ud, cfg->runs,
 	       cfg->async, dur, stat, stall, (unsigned long long)cfg->seed, pr, pu, pw, ncombos);
-	ut_out(cfg, "system: %s %s %s, cpu \"%s\", %d online CPUs, topology: %s, placement: %s, "
+	ut_out(&cfg->sink, "system: %s %s %s, cpu \"%s\", %d online CPUs, topology: %s, placement: %s, "
 	       "membarrier: %s (0x%x)\n",
 	       u.sysname, u.release, u.machine, model, cfg->ncpus, topo, ut_placement_backend(),
 	       mb >= 0 ? "available" : "unavailable", mb >= 0 ? mb : 0);
@@ -178,7 +148,7 @@ static void lat_line(const struct ut_config *cfg, const char *what, const struct
 	}
 	fmt_ns(h->max, v, sizeof(v));
 	snprintf(line + off, sizeof(line) - off, " max %s", v);
-	ut_out(cfg, "%s\n", line);
+	ut_out(&cfg->sink, "%s\n", line);
 }
 
 /* Workers bound to a CPU that were seen running callbacks on another. */
@@ -193,16 +163,31 @@ static uint64_t worker_mismatches(const struct ut_result *r)
 	return n;
 }
 
+/* The mode's own lines or JSON members at one place of the report. */
+static void mode_section(const struct ut_config *cfg, const struct ut_result *r, enum ut_section at)
+{
+	if (r->mode->report)
+		r->mode->report(cfg, r, at);
+}
+
+static void mode_json(struct uj *j, const struct ut_config *cfg, const struct ut_result *r,
+		      enum ut_section at)
+{
+	if (r->mode->json)
+		r->mode->json(j, cfg, r, at);
+}
+
 static double per_s(uint64_t n, double s)
 {
 	return s > 0 ? n / s : 0;
 }
 
-/* Wall-clock ns per read per reader thread (includes lingering). */
+/* Wall-clock ns per read per reader thread (includes lingering), unless
+ * the mode measures it itself. */
 static double ns_per_read(const struct ut_config *cfg, const struct ut_result *r)
 {
-	if (r->mode == UT_MODE_READ_COST)
-		return r->ns_mean;
+	if (r->mode->ns_per_read)
+		return r->mode->ns_per_read(r);
 	if (!r->reads || !cfg->readers)
 		return 0;
 	return r->seconds * 1e9 * cfg->readers / (double)r->reads;
@@ -213,49 +198,32 @@ void ut_report_result(const struct ut_config *cfg, const struct ut_result *r)
 	char line[1024];
 	size_t off;
 
-	ut_out(cfg, "--- %s/%s (%s, %.1f s): %s%s%s\n", r->flavor->name, ut_layout_names[r->layout],
-	       ut_mode_names[r->mode], r->seconds, ut_verdict_names[r->verdict],
+	ut_out(&cfg->sink, "--- %s/%s (%s, %.1f s): %s%s%s\n", r->flavor->name, ut_layout_names[r->layout],
+	       r->mode->name, r->seconds, ut_verdict_names[r->verdict],
 	       r->note[0] ? " - " : "", r->note);
 	if (r->reads)
-		ut_out(cfg, "  reads           %llu (%.3g/s, %.1f ns/read per reader)\n",
+		ut_out(&cfg->sink, "  reads           %llu (%.3g/s, %.1f ns/read per reader)\n",
 		       (unsigned long long)r->reads, per_s(r->reads, r->seconds), ns_per_read(cfg, r));
-	if (r->mode == UT_MODE_READ_COST) {
-		off = (size_t)snprintf(line, sizeof(line), "  ns/read runs   ");
-		for (int i = 0; i < r->runs; i++)
-			off += (size_t)snprintf(line + off, sizeof(line) - off, " %.2f", r->ns_per_read[i]);
-		ut_out(cfg, "%s\n  ns/read         mean %.2f min %.2f max %.2f stddev %.2f (%.1f %%)\n",
-		       line, r->ns_mean, r->ns_min, r->ns_max, r->ns_stddev,
-		       r->ns_mean > 0 ? 100 * r->ns_stddev / r->ns_mean : 0);
-	}
+	mode_section(cfg, r, UT_SECTION_COUNTS);
 	if (r->updates)
-		ut_out(cfg, "  updates         %llu (%.3g/s)\n", (unsigned long long)r->updates,
+		ut_out(&cfg->sink, "  updates         %llu (%.3g/s)\n", (unsigned long long)r->updates,
 		       per_s(r->updates, r->seconds));
 	if (r->grace_periods)
-		ut_out(cfg, "  grace periods   %llu (%.3g/s)\n", (unsigned long long)r->grace_periods,
+		ut_out(&cfg->sink, "  grace periods   %llu (%.3g/s)\n", (unsigned long long)r->grace_periods,
 		       per_s(r->grace_periods, r->seconds));
 	if (r->barriers)
-		ut_out(cfg, "  rcu_barrier     %llu\n", (unsigned long long)r->barriers);
+		ut_out(&cfg->sink, "  rcu_barrier     %llu\n", (unsigned long long)r->barriers);
 	lat_line(cfg, r->gp_lat_what && !strcmp(r->gp_lat_what, "rcu_barrier") ? "barrier latency" : "GP latency",
 		 &r->gp_lat);
 	if (r->cb_posted)
-		ut_out(cfg, "  callbacks       posted %llu invoked %llu (%.3g/s) max backlog %llu%s\n",
+		ut_out(&cfg->sink, "  callbacks       posted %llu invoked %llu (%.3g/s) max backlog %llu\n",
 		       (unsigned long long)r->cb_posted, (unsigned long long)r->cb_invoked,
-		       per_s(r->cb_invoked, r->seconds), (unsigned long long)r->max_backlog,
-		       r->mode == UT_MODE_FLOOD ? "" : "");
-	if (r->mode == UT_MODE_FLOOD)
-		ut_out(cfg, "  drain           %.3f s after the flood stopped\n", r->drain_s);
+		       per_s(r->cb_invoked, r->seconds), (unsigned long long)r->max_backlog);
+	mode_section(cfg, r, UT_SECTION_CALLBACKS);
 	lat_line(cfg, "callback latency", &r->cb_lat);
-	if (r->mode == UT_MODE_STRESS) {
-		off = (size_t)snprintf(line, sizeof(line), "  pipe ages      ");
-		for (int a = 0; a <= cfg->pipe_len; a++)
-			off += (size_t)snprintf(line + off, sizeof(line) - off, " %llu",
-						(unsigned long long)r->pipe[a]);
-		ut_out(cfg, "%s\n", line);
-		if (r->poll_checks)
-			ut_out(cfg, "  polled checks   %llu\n", (unsigned long long)r->poll_checks);
-	}
+	mode_section(cfg, r, UT_SECTION_CHECKS);
 	if (r->nworkers && r->cb_posted) {
-		ut_out(cfg, "  %-26s %5s %5s %10s %10s %9s %9s %9s %8s\n", "worker", "aff", "cpu",
+		ut_out(&cfg->sink, "  %-26s %5s %5s %10s %10s %9s %9s %9s %8s\n", "worker", "aff", "cpu",
 		       "invoked", "max-blog", "lat-p50", "lat-p99", "cpu-time", "gps");
 		for (int i = 0; i < r->nworkers; i++) {
 			const struct ut_worker_result *w = &r->workers[i];
@@ -271,7 +239,7 @@ void ut_report_result(const struct ut_config *cfg, const struct ut_result *r)
 				snprintf(gps, sizeof(gps), "%llu", (unsigned long long)w->grace_periods);
 			else
 				snprintf(gps, sizeof(gps), "-");
-			ut_out(cfg, "  %-26s %5d %5d %10llu %10llu %9s %9s %9s %8s\n", w->label,
+			ut_out(&cfg->sink, "  %-26s %5d %5d %10llu %10llu %9s %9s %9s %8s\n", w->label,
 			       w->cpu_affinity, w->cpu_seen, (unsigned long long)w->invoked,
 			       (unsigned long long)w->max_backlog,
 			       w->lat->count ? p50 : "-", w->lat->count ? p99 : "-", ct, gps);
@@ -281,9 +249,12 @@ void ut_report_result(const struct ut_config *cfg, const struct ut_result *r)
 	for (int e = 0; e < UT_ERR_COUNT; e++)
 		off += (size_t)snprintf(line + off, sizeof(line) - off, " %s=%llu", ut_error_names[e],
 					(unsigned long long)r->errors[e]);
-	ut_out(cfg, "%s%s\n", ut_result_errors(r) ? "!!! " : "", line);
+	for (int e = 0; e < UT_MODE_MAX_ERRORS && r->mode->errors && r->mode->errors[e]; e++)
+		off += (size_t)snprintf(line + off, sizeof(line) - off, " %s=%llu", r->mode->errors[e],
+					(unsigned long long)r->mode_errors[e]);
+	ut_out(&cfg->sink, "%s%s\n", ut_result_errors(r) ? "!!! " : "", line);
 	if (r->threads_pinned || r->pin_mismatches || worker_mismatches(r))
-		ut_out(cfg, "  placement       %llu threads pinned, %llu ended on another CPU, "
+		ut_out(&cfg->sink, "  placement       %llu threads pinned, %llu ended on another CPU, "
 		       "%llu bound call_rcu workers seen on another CPU\n",
 		       (unsigned long long)r->threads_pinned, (unsigned long long)r->pin_mismatches,
 		       (unsigned long long)worker_mismatches(r));
@@ -291,8 +262,8 @@ void ut_report_result(const struct ut_config *cfg, const struct ut_result *r)
 
 void ut_report_matrix(const struct ut_config *cfg, const struct ut_result *r, int n)
 {
-	ut_out(cfg, "\n=== comparison (%s) ===\n", ut_mode_names[cfg->mode]);
-	ut_out(cfg, "%-7s %-10s %-8s %10s %8s %10s %9s %9s %9s %9s %8s %6s\n", "flavor", "layout",
+	ut_out(&cfg->sink, "\n=== comparison (%s) ===\n", cfg->mode->name);
+	ut_out(&cfg->sink, "%-7s %-10s %-8s %10s %8s %10s %9s %9s %9s %9s %8s %6s\n", "flavor", "layout",
 	       "verdict", "reads/s", "ns/read", "updates/s", "GP-p50", "GP-p99", "CB-p50", "CB-p99",
 	       "backlog", "errors");
 	for (int i = 0; i < n; i++) {
@@ -306,10 +277,10 @@ void ut_report_matrix(const struct ut_config *cfg, const struct ut_result *r, in
 			fmt_ns(ut_hist_quantile(&r[i].cb_lat, 0.5), c50, sizeof(c50));
 			fmt_ns(ut_hist_quantile(&r[i].cb_lat, 0.99), c99, sizeof(c99));
 		}
-		ut_out(cfg, "%-7s %-10s %-8s %10.3g %8.1f %10.3g %9s %9s %9s %9s %8llu %6llu\n",
+		ut_out(&cfg->sink, "%-7s %-10s %-8s %10.3g %8.1f %10.3g %9s %9s %9s %9s %8llu %6llu\n",
 		       r[i].flavor->name, ut_layout_names[r[i].layout], ut_verdict_names[r[i].verdict],
 		       per_s(r[i].reads, r[i].seconds), ns_per_read(cfg, &r[i]),
-		       per_s(r[i].updates + (r[i].mode == UT_MODE_STRESS ? 0 : r[i].grace_periods), r[i].seconds),
+		       per_s(r[i].updates + (r[i].mode->updates_include_gps ? r[i].grace_periods : 0), r[i].seconds),
 		       g50, g99, c50, c99, (unsigned long long)r[i].max_backlog,
 		       (unsigned long long)ut_result_errors(&r[i]));
 	}
@@ -319,14 +290,14 @@ void ut_report_tap(const struct ut_config *cfg, const struct ut_result *r, int n
 {
 	const struct ut_result *x = &r[idx];
 
-	if (!cfg->tap)
+	if (!cfg->sink.tap)
 		return;
 	if (x->verdict == UT_SUCCESS)
 		printf("ok %d - %s/%s %s\n", idx + 1, x->flavor->name, ut_layout_names[x->layout],
-		       ut_mode_names[x->mode]);
+		       x->mode->name);
 	else
 		printf("not ok %d - %s/%s %s # %s errors=%llu%s%s\n", idx + 1, x->flavor->name,
-		       ut_layout_names[x->layout], ut_mode_names[x->mode], ut_verdict_names[x->verdict],
+		       ut_layout_names[x->layout], x->mode->name, ut_verdict_names[x->verdict],
 		       (unsigned long long)ut_result_errors(x), x->note[0] ? " " : "", x->note);
 	fflush(stdout);
 	(void)n;
@@ -345,8 +316,8 @@ void ut_report_end(const struct ut_config *cfg, enum ut_verdict v, const struct 
 						r[i].flavor->name, ut_layout_names[r[i].layout],
 						ut_verdict_names[r[i].verdict]);
 	}
-	ut_out(cfg, "End of test: %s mode=%s combinations=%d errors=%llu seed=%llu%s\n",
-	       v == UT_ENV ? "FAILURE" : ut_verdict_names[v], ut_mode_names[cfg->mode], n,
+	ut_out(&cfg->sink, "End of test: %s mode=%s combinations=%d errors=%llu seed=%llu%s\n",
+	       v == UT_ENV ? "FAILURE" : ut_verdict_names[v], cfg->mode->name, n,
 	       (unsigned long long)errs, (unsigned long long)cfg->seed, detail);
 }
 
@@ -399,7 +370,7 @@ static void json_result(struct uj *j, const struct ut_config *cfg, const struct 
 	uj_obj(j, NULL);
 	uj_str(j, "flavor", r->flavor->name);
 	uj_str(j, "layout", ut_layout_names[r->layout]);
-	uj_str(j, "mode", ut_mode_names[r->mode]);
+	uj_str(j, "mode", r->mode->name);
 	uj_str(j, "verdict", ut_verdict_names[r->verdict]);
 	if (r->note[0])
 		uj_str(j, "note", r->note);
@@ -410,18 +381,7 @@ static void json_result(struct uj *j, const struct ut_config *cfg, const struct 
 	uj_u64(j, "updates", r->updates);
 	uj_dbl(j, "updates_per_s", per_s(r->updates, r->seconds));
 	uj_u64(j, "grace_periods", r->grace_periods);
-	if (r->mode == UT_MODE_READ_COST) {
-		uj_obj(j, "read_cost");
-		uj_arr(j, "ns_per_read_runs");
-		for (int i = 0; i < r->runs; i++)
-			uj_dbl(j, NULL, r->ns_per_read[i]);
-		uj_end_arr(j);
-		uj_dbl(j, "mean", r->ns_mean);
-		uj_dbl(j, "min", r->ns_min);
-		uj_dbl(j, "max", r->ns_max);
-		uj_dbl(j, "stddev", r->ns_stddev);
-		uj_end_obj(j);
-	}
+	mode_json(j, cfg, r, UT_SECTION_COUNTS);
 	uj_str(j, "gp_latency_kind", r->gp_lat_what);
 	json_hist(j, "gp_latency_ns", &r->gp_lat);
 	uj_obj(j, "callbacks");
@@ -430,8 +390,7 @@ static void json_result(struct uj *j, const struct ut_config *cfg, const struct 
 	uj_dbl(j, "invoked_per_s", per_s(r->cb_invoked, r->seconds));
 	uj_u64(j, "max_backlog", r->max_backlog);
 	uj_u64(j, "barriers", r->barriers);
-	if (r->mode == UT_MODE_FLOOD)
-		uj_dbl(j, "drain_s", r->drain_s);
+	mode_json(j, cfg, r, UT_SECTION_CALLBACKS);
 	json_hist(j, "latency_ns", &r->cb_lat);
 	uj_arr(j, "workers");
 	for (int i = 0; i < r->nworkers; i++) {
@@ -469,16 +428,12 @@ static void json_result(struct uj *j, const struct ut_config *cfg, const struct 
 	}
 	uj_end_arr(j);
 	uj_end_obj(j);
-	if (r->mode == UT_MODE_STRESS) {
-		uj_arr(j, "pipe_histogram");
-		for (int a = 0; a <= cfg->pipe_len; a++)
-			uj_u64(j, NULL, r->pipe[a]);
-		uj_end_arr(j);
-		uj_u64(j, "poll_checks", r->poll_checks);
-	}
+	mode_json(j, cfg, r, UT_SECTION_CHECKS);
 	uj_obj(j, "errors");
 	for (int e = 0; e < UT_ERR_COUNT; e++)
 		uj_u64(j, ut_error_names[e], r->errors[e]);
+	for (int e = 0; e < UT_MODE_MAX_ERRORS && r->mode->errors && r->mode->errors[e]; e++)
+		uj_u64(j, r->mode->errors[e], r->mode_errors[e]);
 	uj_end_obj(j);
 	uj_obj(j, "placement");
 	uj_u64(j, "threads_pinned", r->threads_pinned);
@@ -539,7 +494,7 @@ void ut_report_json(const struct ut_config *cfg, const struct ut_plan *plan,
 	uj_end_arr(&j);
 	uj_u64(&j, "seed", cfg->seed);
 	uj_obj(&j, "parameters");
-	uj_str(&j, "mode", ut_mode_names[cfg->mode]);
+	uj_str(&j, "mode", cfg->mode->name);
 	uj_arr(&j, "flavors");
 	for (int i = 0; i < cfg->nflavors; i++)
 		uj_str(&j, NULL, cfg->flavors[i]->name);

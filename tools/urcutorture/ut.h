@@ -6,6 +6,14 @@
  * into the RCU library goes through a struct ut_flavor_ops table (filled by
  * flavor-ops.c, compiled once per flavor), so the rest of the tool never
  * includes a flavor header and never depends on which flavors exist.
+ * Likewise every mode is a struct ut_mode_ops table (mode-*.c, listed in
+ * modes.c), so nothing outside a mode's file knows that mode.
+ *
+ * Who calls whom (no cycles): main -> options, run, report, watchdog;
+ * run -> threads, layout, callbacks, watchdog; watchdog -> report, threads;
+ * callbacks -> threads -> layout; everything -> common (the leaf: names,
+ * error totals, the output sink) and util.  Modes are reached only through
+ * their tables.  docs/TORTURE.md describes the design.
  */
 #ifndef UT_H
 #define UT_H
@@ -18,17 +26,8 @@
 
 #include <urcu/call-rcu.h>	/* struct rcu_head, struct call_rcu_data, flags */
 
+#include "common.h"
 #include "placement.h"
-
-/* ---- exit codes (TORTURE.md "Contract") ---- */
-enum {
-	UT_EXIT_OK = 0,
-	UT_EXIT_FAILURE = 1,
-	UT_EXIT_STALL = 2,
-	UT_EXIT_ENV = 3,
-	UT_EXIT_USAGE = 64,
-	UT_EXIT_SKIP = 77,
-};
 
 /* ---- flavor operations ---- */
 
@@ -98,32 +97,13 @@ bool ut_flavor_name_known(const char *name);
 
 /* ---- configuration ---- */
 
-enum ut_mode {
-	UT_MODE_STRESS,
-	UT_MODE_GP_LATENCY,
-	UT_MODE_READ_COST,
-	UT_MODE_CALLBACK,
-	UT_MODE_FLOOD,
-	UT_MODE_BARRIER,
-	UT_MODE_COUNT
-};
-
-enum ut_layout {
-	UT_LAYOUT_DEFAULT,
-	UT_LAYOUT_PER_CPU,
-	UT_LAYOUT_PER_THREAD,
-	UT_LAYOUT_RT,
-	UT_LAYOUT_COUNT
-};
-
-extern const char *const ut_mode_names[UT_MODE_COUNT];
-extern const char *const ut_layout_names[UT_LAYOUT_COUNT];
+struct ut_mode_ops;
 
 #define UT_MAX_FLAVORS	8
 #define UT_MAX_PIPE	64
 
 struct ut_config {
-	enum ut_mode mode;
+	const struct ut_mode_ops *mode;	/* an entry of ut_modes[] */
 	const struct ut_flavor_ops *flavors[UT_MAX_FLAVORS];
 	int nflavors;
 	enum ut_layout layouts[UT_LAYOUT_COUNT];
@@ -156,10 +136,9 @@ struct ut_config {
 
 	const char *json_path;
 	FILE *json;
-	bool tap;
+	struct ut_sink sink;	/* the human report (--tap turns it into comments) */
 	bool dry_run;
 	bool quiet;
-	FILE *human;		/* where the human-readable report goes */
 
 	int argc;
 	char **argv;
@@ -168,7 +147,8 @@ struct ut_config {
 };
 
 /* Parse argv into cfg; on error prints one line and returns UT_EXIT_USAGE.
- * Returns -1 when the run should go on, or an exit code (help, version). */
+ * Returns -1 when the run should go on, or an exit code (help, version,
+ * --list-modes, --self-check-modes). */
 int ut_parse_options(int argc, char **argv, struct ut_config *cfg);
 /* Free what parsing allocated (topology, policies) and close the JSON file. */
 void ut_config_release(struct ut_config *cfg);
@@ -215,20 +195,8 @@ void ut_hist_log2(const struct ut_hist *h, uint64_t out[64]);
 
 /* ---- per-combination results ---- */
 
-enum ut_verdict { UT_SUCCESS, UT_FAILURE, UT_STALL, UT_ENV };
-extern const char *const ut_verdict_names[];
-
-enum ut_error {
-	UT_ERR_TOO_SHORT_GP,	/* pipeline age >= 2 seen by a reader */
-	UT_ERR_POISON,		/* poisoned or recycled object read */
-	UT_ERR_CB_LOST,
-	UT_ERR_CB_DUP,
-	UT_ERR_BARRIER,		/* rcu_barrier returned before a callback ran */
-	UT_ERR_POLL_EARLY,	/* cookie reported complete inside a reader */
-	UT_ERR_POLL_LATE,	/* cookie not complete after synchronize_rcu */
-	UT_ERR_COUNT
-};
-extern const char *const ut_error_names[UT_ERR_COUNT];
+/* Error counters a mode may add to the common ones (ut_mode_ops.errors). */
+#define UT_MODE_MAX_ERRORS	8
 
 #define UT_MAX_WORKERS	256
 
@@ -250,7 +218,7 @@ struct ut_worker_result {
 
 /* Where one thread was meant to run and where it was seen. */
 struct ut_thread_result {
-	const char *kind;
+	const char *kind;	/* the mode's role name */
 	int idx;
 	int cpu_planned;	/* -1 unpinned */
 	int node;		/* planned NUMA node, -1 unknown */
@@ -261,7 +229,7 @@ struct ut_thread_result {
 struct ut_result {
 	const struct ut_flavor_ops *flavor;
 	enum ut_layout layout;
-	enum ut_mode mode;
+	const struct ut_mode_ops *mode;
 	enum ut_verdict verdict;
 	double seconds;
 
@@ -272,18 +240,12 @@ struct ut_result {
 	uint64_t cb_invoked;
 	uint64_t max_backlog;
 	uint64_t barriers;
-	uint64_t poll_checks;
-	double drain_s;		/* flood: time for the backlog to drain */
+	double drain_s;		/* time for the callback backlog to drain */
 
-	uint64_t pipe[UT_MAX_PIPE + 1];
 	uint64_t errors[UT_ERR_COUNT];
+	uint64_t mode_errors[UT_MODE_MAX_ERRORS];	/* named by mode->errors */
 	uint64_t pin_mismatches;
 	uint64_t threads_pinned;
-
-	/* read-cost */
-	int runs;
-	double ns_per_read[64];
-	double ns_mean, ns_min, ns_max, ns_stddev;
 
 	struct ut_hist gp_lat;	/* GP, async GP, or rcu_barrier latency */
 	const char *gp_lat_what;
@@ -294,19 +256,25 @@ struct ut_result {
 	int nthreads;
 	struct ut_thread_result *threads;
 	char note[160];
+
+	/* mode->result_size zeroed bytes: the mode's own figures (its finish
+	 * hook fills them, its report hooks print them).  Freed with the result. */
+	void *mode_data;
 };
 
-uint64_t ut_result_errors(const struct ut_result *r);
+static inline uint64_t ut_result_errors(const struct ut_result *r)
+{
+	return ut_errors_total(r->errors, UT_ERR_COUNT) +
+	       ut_errors_total(r->mode_errors, UT_MODE_MAX_ERRORS);
+}
 
 /* ---- run context (run.c) ---- */
-
-enum ut_thread_role_kind { UT_T_READER, UT_T_UPDATER, UT_T_FAKE, UT_T_ENQUEUER };
 
 /* Per-thread record, visible to the watchdog and the stat lines. */
 struct ut_thread {
 	struct ut_run *run;
-	enum ut_thread_role_kind kind;
-	int idx;
+	int role;			/* index into run->mode->roles[] */
+	int idx;			/* rank among the threads of its role */
 	int cpu_planned;
 	int node;
 	int cpu_seen;
@@ -320,22 +288,20 @@ struct ut_thread {
 	struct ut_rng rng;
 	struct call_rcu_data *own_crdp;	/* per-thread / rt layouts */
 	int own_worker;
-	/* counters, written by the owner with relaxed stores */
+	/* counters, written by the owner with relaxed stores (ut_count) */
 	uint64_t reads;
 	uint64_t updates;
 	uint64_t gps;
 	uint64_t posted;
-	uint64_t errors[UT_ERR_COUNT];
-	uint64_t pipe[UT_MAX_PIPE + 1];
-	uint64_t poll_checks;
 	uint64_t barriers;
-	struct ut_hist *lat;		/* GP / barrier latency */
-	/* read-cost per-run figures */
-	double ns_per_read[64];
+	uint64_t errors[UT_ERR_COUNT];
+	uint64_t mode_errors[UT_MODE_MAX_ERRORS];
+	struct ut_hist *lat;		/* GP / barrier latency; NULL for readers */
+	/* mode->thread_size zeroed bytes: the mode's own per-thread counters. */
 	void *mode_data;
 };
 
-/* One call_rcu worker known to the run (see run.c). */
+/* One call_rcu worker known to the run (see layout.c). */
 struct ut_worker {
 	char label[32];
 	struct call_rcu_data *crdp;	/* NULL for dynamic slots */
@@ -353,7 +319,9 @@ struct ut_worker {
 struct ut_run {
 	const struct ut_config *cfg;
 	const struct ut_flavor_ops *ops;
+	const struct ut_mode_ops *mode;
 	enum ut_layout layout;
+	bool uses_layout;		/* the mode posts callbacks: set the layout up */
 	struct ut_plan *plan;
 	struct ut_result *res;
 
@@ -375,24 +343,15 @@ struct ut_run {
 	uint64_t cb_errors[UT_ERR_COUNT];
 	uint64_t outstanding_max;
 
-	void *mode_data;
+	void *mode_data;		/* the mode's run-wide state; free()d by run.c */
 	int pin_failed;			/* atomic */
 	char pin_error[160];
 	uint64_t phase;			/* bumped by the controller; watchdog progress */
 	/* Library worker statistics when the layout was set up (for deltas). */
 	struct ut_lib_worker_stat *lib_start;
 	int nlib_start;
-	const struct ut_mode_ops *mode;
 };
 
-/* Called from the mode code. */
-int ut_threads_alloc(struct ut_run *run, int nreaders,
-		     enum ut_thread_role_kind ka, int na, bool posts_a,
-		     enum ut_thread_role_kind kb, int nb, bool posts_b);
-const char *ut_thread_kind_name(enum ut_thread_role_kind k);
-int ut_thread_begin(struct ut_thread *t);		/* pin + register */
-void ut_thread_end(struct ut_thread *t);
-void ut_thread_set_state(struct ut_thread *t, const char *state);
 static inline bool ut_should_stop(const struct ut_run *run)
 {
 	return __atomic_load_n(&run->stop, __ATOMIC_RELAXED);
@@ -407,12 +366,124 @@ static inline uint64_t ut_read(const uint64_t *c)
 	return __atomic_load_n(c, __ATOMIC_RELAXED);
 }
 
+/* ---- modes ---- */
+
+#define UT_MODE_MAX_ROLES	4
+
+/* One kind of thread a mode starts. */
+struct ut_mode_role {
+	const char *name;	/* "reader", "updater", ...: reports, JSON "role", stall report */
+	enum ut_role place;	/* placement role: which --pin-* policy and plan slots it takes */
+	bool reader;		/* read side: no latency histogram, and the watchdog
+				 * follows it only when the mode runs no other role */
+};
+
+/* Where the report gives a mode its own lines / JSON members. */
+enum ut_section {
+	UT_SECTION_COUNTS,	/* after the read, update and grace-period counts */
+	UT_SECTION_CALLBACKS,	/* with the call_rcu figures (JSON: in "callbacks") */
+	UT_SECTION_CHECKS,	/* after the callback figures, before the errors */
+};
+
+/* Which mode-dependent options the command line set itself. */
+struct ut_given {
+	bool readers;
+	bool enqueuers;
+	bool max_outstanding;
+};
+
+struct uj;
+
+/*
+ * A mode: one workload with its threads, its checks and its report
+ * sections, all in its mode-NAME.c behind this one table.
+ *
+ * How to add a mode:
+ *  1. Write mode-NAME.c defining `const struct ut_mode_ops ut_mode_NAME`.
+ *     Mandatory: name, help, roles + nroles, count, thread_fn, stat_line
+ *     (`urcutorture --self-check-modes` verifies them); the rest may be
+ *     NULL / 0.
+ *  2. Add X(NAME) to UT_MODE_LIST in modes.c (that order is --help's and
+ *     --list-modes'; the first entry is the default mode).
+ *  3. Add mode-NAME.c to the urcutorture sources in tools/meson.build.
+ * The mode's roles and their counts, its per-thread counters
+ * (thread_size), its result figures (result_size), its own error kinds
+ * (errors), its option defaults and checks (configure) and its report and
+ * JSON sections (report, json) all live here: run.c, report.c, json.c and
+ * options.c do not change.  See docs/TORTURE.md, "How to add a mode".
+ */
+struct ut_mode_ops {
+	const char *name;		/* --mode=NAME, reports, JSON "mode" */
+	/* --help text: "NAME: what it does", further lines start with two
+	 * spaces; lines end with '\n' except the last. */
+	const char *help;
+
+	/* ---- threads ---- */
+	const struct ut_mode_role *roles;	/* threads start in this order */
+	int nroles;				/* 1..UT_MODE_MAX_ROLES */
+	/* n[i]: threads of roles[i] under cfg; posts[i]: they call call_rcu
+	 * (each gets its own worker in the per-thread and rt layouts).  A mode
+	 * none of whose threads posts has no call_rcu layout to vary. */
+	void (*count)(const struct ut_config *cfg, int n[], bool posts[]);
+	size_t thread_size;		/* zeroed ut_thread.mode_data per thread */
+	size_t result_size;		/* zeroed ut_result.mode_data */
+	/* NULL-terminated names of ut_thread.mode_errors[i] (at most
+	 * UT_MODE_MAX_ERRORS); they count like the common errors. */
+	const char *const *errors;
+
+	/* ---- options ---- */
+	/* Mode defaults and checks after parsing: set what the user did not
+	 * give (cfg->readers is -1 then), return 0, or -1 with a one-line
+	 * message "--option: why" in err (exit 64).  Unset fields fall back to
+	 * one reader per CPU and --max-outstanding 10000. */
+	int (*configure)(struct ut_config *cfg, const struct ut_given *given,
+			 char *err, size_t len);
+	bool takes_async;		/* accepts --async */
+
+	/* ---- one combination (run.c) ---- */
+	int (*setup)(struct ut_run *run);		/* after threads[] exist, before they start */
+	void *(*thread_fn)(void *arg);			/* arg: struct ut_thread * */
+	void (*between)(struct ut_run *run, uint64_t elapsed_ns); /* controller tick */
+	/* After join and drain: fold thread counters into res->mode_data, set
+	 * res->gp_lat_what, count errors found at the end. */
+	void (*finish)(struct ut_run *run);
+	void (*stat_line)(struct ut_run *run, char *buf, size_t len);
+
+	/* ---- report (report.c calls these; r->mode_data may be all zero
+	 * when a stall cut the combination short) ---- */
+	double (*ns_per_read)(const struct ut_result *r);	/* NULL: wall time / reads */
+	bool updates_include_gps;	/* comparison table: updates/s counts grace periods */
+	void (*report)(const struct ut_config *cfg, const struct ut_result *r, enum ut_section at);
+	void (*json)(struct uj *j, const struct ut_config *cfg, const struct ut_result *r,
+		     enum ut_section at);
+};
+
+/* The registry (modes.c): every mode, NULL-terminated; [0] is the default. */
+extern const struct ut_mode_ops *const ut_modes[];
+const struct ut_mode_ops *ut_mode_find(const char *name);
+/* Check one table for its mandatory hooks; 0, or -1 with the first gap in err. */
+int ut_mode_check(const struct ut_mode_ops *m, char *err, size_t len);
+
+/* threads.c: the mode's roles -> thread counts, plan sizes, threads[]. */
+void ut_mode_counts(const struct ut_config *cfg, int n[UT_MODE_MAX_ROLES],
+		    bool posts[UT_MODE_MAX_ROLES]);
+bool ut_mode_uses_layout(const struct ut_config *cfg);
+/* Count of threads per placement role for a mode/layout (plan sizes). */
+void ut_role_counts(const struct ut_config *cfg, enum ut_layout layout, int n[UT_ROLE_COUNT]);
+/* Allocate run->threads for run->mode, placed after run->plan. */
+int ut_threads_alloc(struct ut_run *run);
+const char *ut_thread_role_name(const struct ut_thread *t);
+int ut_thread_begin(struct ut_thread *t);		/* pin + register */
+void ut_thread_end(struct ut_thread *t);
+void ut_thread_set_state(struct ut_thread *t, const char *state);
+
+/* ---- call_rcu layouts and workers (layout.c) ---- */
+
 /* Callback routing for the layouts: target worker of the next call_rcu
  * from this thread, and accounting on the invoking side. */
 int ut_worker_target(struct ut_run *run, struct ut_thread *t);
 void ut_worker_invoked(struct ut_run *run, uint64_t enqueue_ns);
 void ut_worker_queued(struct ut_run *run, int w);
-/* layout.c: the worker table and the layouts' setup and teardown. */
 int ut_worker_add(struct ut_run *run, const char *label, struct call_rcu_data *crdp,
 		  pthread_t thread, bool thread_known, int cpu_affinity);
 int ut_layout_setup(struct ut_run *run);
@@ -421,20 +492,7 @@ void ut_layout_teardown(struct ut_run *run);
 /* Call the flavor's rcu_barrier until every posted callback has run. */
 void ut_drain_callbacks(struct ut_run *run);
 
-/* Mode entry points: start threads; the controller in run.c waits. */
-struct ut_mode_ops {
-	int (*setup)(struct ut_run *run);		/* allocate, fill threads[] */
-	void *(*thread_fn)(void *arg);			/* struct ut_thread * */
-	void (*between)(struct ut_run *run, uint64_t elapsed_ns); /* controller tick */
-	void (*finish)(struct ut_run *run);		/* after join: checks, results */
-	void (*stat_line)(struct ut_run *run, char *buf, size_t len);
-};
-extern const struct ut_mode_ops ut_mode_stress, ut_mode_gp_latency, ut_mode_read_cost,
-	ut_mode_callback, ut_mode_flood, ut_mode_barrier;
-
-/* Count of threads per placement role for a mode/layout (plan sizes). */
-void ut_role_counts(const struct ut_config *cfg, enum ut_layout layout, int n[UT_ROLE_COUNT]);
-bool ut_mode_uses_layout(const struct ut_config *cfg);
+/* ---- run.c ---- */
 
 /* Run one flavor x layout combination into res. */
 int ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
@@ -449,8 +507,6 @@ void ut_watchdog_stop(void);
 void ut_watchdog_results(const struct ut_result *done, const int *ndone);
 
 /* ---- reports (report.c) ---- */
-void ut_out(const struct ut_config *cfg, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 void ut_report_start(const struct ut_config *cfg, int ncombos);
 void ut_report_result(const struct ut_config *cfg, const struct ut_result *r);
 void ut_report_matrix(const struct ut_config *cfg, const struct ut_result *r, int n);

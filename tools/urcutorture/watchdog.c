@@ -25,15 +25,20 @@ static int wd_stop;
 static pthread_t wd_thread;
 static bool wd_started;
 
+static bool is_reader(const struct ut_run *run, const struct ut_thread *t)
+{
+	return run->mode->roles[t->role].reader;
+}
+
 static uint64_t progress_sum(struct ut_run *run)
 {
 	uint64_t sum = 0;
 	bool others = false;
 
 	for (int i = 0; i < run->nthreads; i++)
-		others |= run->threads[i].kind != UT_T_READER;
+		others |= !is_reader(run, &run->threads[i]);
 	for (int i = 0; i < run->nthreads; i++)
-		if (!others || run->threads[i].kind != UT_T_READER)
+		if (!others || !is_reader(run, &run->threads[i]))
 			sum += ut_read(&run->threads[i].progress);
 	sum += __atomic_load_n(&run->cb_invoked, __ATOMIC_RELAXED);
 	sum += __atomic_load_n(&run->phase, __ATOMIC_RELAXED);
@@ -49,9 +54,9 @@ static void stall_report(struct ut_run *run, uint64_t idle_ns)
 	int ndone = wd_ndone ? __atomic_load_n(wd_ndone, __ATOMIC_ACQUIRE) : 0;
 	struct ut_result *all;
 
-	ut_out(cfg, "!!! STALL: no progress for %.1f s in %s/%s (mode %s)\n", idle_ns / 1e9,
-	       run->ops->name, ut_layout_names[run->layout], ut_mode_names[cfg->mode]);
-	ut_out(cfg, "  %-16s %-22s %9s %12s %5s %5s\n", "thread", "state", "for", "progress",
+	ut_out(&cfg->sink, "!!! STALL: no progress for %.1f s in %s/%s (mode %s)\n", idle_ns / 1e9,
+	       run->ops->name, ut_layout_names[run->layout], run->mode->name);
+	ut_out(&cfg->sink, "  %-16s %-22s %9s %12s %5s %5s\n", "thread", "state", "for", "progress",
 	       "plan", "cpu");
 	for (int i = 0; i < run->nthreads; i++) {
 		struct ut_thread *t = &run->threads[i];
@@ -59,19 +64,19 @@ static void stall_report(struct ut_run *run, uint64_t idle_ns)
 		uint64_t since = __atomic_load_n(&t->state_since_ns, __ATOMIC_RELAXED);
 		char name[32];
 
-		snprintf(name, sizeof(name), "%s %d", ut_thread_kind_name(t->kind), t->idx);
-		ut_out(cfg, "  %-16s %-22s %8.1fs %12llu %5d %5d\n", name, state ? state : "?",
+		snprintf(name, sizeof(name), "%s %d", ut_thread_role_name(t), t->idx);
+		ut_out(&cfg->sink, "  %-16s %-22s %8.1fs %12llu %5d %5d\n", name, state ? state : "?",
 		       since && since < now ? (now - since) / 1e9 : 0.0,
 		       (unsigned long long)ut_read(&t->progress), t->cpu_planned, t->cpu_seen);
 	}
-	ut_out(cfg, "  callbacks: posted %llu invoked %llu pending %llu\n",
+	ut_out(&cfg->sink, "  callbacks: posted %llu invoked %llu pending %llu\n",
 	       (unsigned long long)run->cb_posted, (unsigned long long)run->cb_invoked,
 	       (unsigned long long)(run->cb_posted - run->cb_invoked));
 	for (int i = 0; i < __atomic_load_n(&run->nworkers, __ATOMIC_ACQUIRE); i++) {
 		/* acquire above pairs with the release publication in worker_add */
 		struct ut_worker *w = &run->workers[i];
 
-		ut_out(cfg, "  worker %-20s queued %llu invoked %llu\n", w->label,
+		ut_out(&cfg->sink, "  worker %-20s queued %llu invoked %llu\n", w->label,
 		       (unsigned long long)ut_read(&w->queued), (unsigned long long)ut_read(&w->invoked));
 	}
 	if (run->ops->call_rcu_stats) {
@@ -79,7 +84,7 @@ static void stall_report(struct ut_run *run, uint64_t idle_ns)
 		int n = run->ops->call_rcu_stats(st, 64);
 
 		for (int i = 0; i < n && i < 64; i++)
-			ut_out(cfg, "  library worker %d: cpu %d backlog %lu queued %llu invoked %llu gps %llu flags 0x%lx\n",
+			ut_out(&cfg->sink, "  library worker %d: cpu %d backlog %lu queued %llu invoked %llu gps %llu flags 0x%lx\n",
 			       i, st[i].cpu_affinity, st[i].backlog, st[i].queued, st[i].invoked,
 			       st[i].grace_periods, st[i].flags);
 	}
@@ -87,7 +92,7 @@ static void stall_report(struct ut_run *run, uint64_t idle_ns)
 	/* The stalled combination, as far as it got, joins the finished ones. */
 	r->flavor = run->ops;
 	r->layout = run->layout;
-	r->mode = cfg->mode;
+	r->mode = run->mode;
 	r->verdict = UT_STALL;
 	r->seconds = (now - run->t_start_ns) / 1e9;
 	ut_hist_init(&r->gp_lat);
@@ -98,7 +103,12 @@ static void stall_report(struct ut_run *run, uint64_t idle_ns)
 		r->grace_periods += ut_read(&run->threads[i].gps);
 		for (int e = 0; e < UT_ERR_COUNT; e++)
 			r->errors[e] += ut_read(&run->threads[i].errors[e]);
+		for (int e = 0; e < UT_MODE_MAX_ERRORS; e++)
+			r->mode_errors[e] += ut_read(&run->threads[i].mode_errors[e]);
 	}
+	/* The mode's own figures were not folded in yet: its sections show zeros. */
+	if (run->mode->result_size)
+		r->mode_data = calloc(1, run->mode->result_size);
 	r->cb_posted = run->cb_posted;
 	r->cb_invoked = run->cb_invoked;
 	snprintf(r->note, sizeof(r->note), "no progress for %.1f s", idle_ns / 1e9);
@@ -106,9 +116,9 @@ static void stall_report(struct ut_run *run, uint64_t idle_ns)
 	if (ndone)
 		memcpy(all, wd_done, (size_t)ndone * sizeof(*all));
 	all[ndone] = *r;
-	if (cfg->tap)
+	if (cfg->sink.tap)
 		printf("not ok %d - %s/%s %s # STALL\nBail out! stall\n", ndone + 1, run->ops->name,
-		       ut_layout_names[run->layout], ut_mode_names[cfg->mode]);
+		       ut_layout_names[run->layout], run->mode->name);
 	ut_report_json(cfg, run->plan, all, ndone + 1, UT_STALL, UT_EXIT_STALL);
 	ut_report_end(cfg, UT_STALL, all, ndone + 1);
 	fflush(NULL);
@@ -142,7 +152,7 @@ static bool thread_stuck(struct ut_run *run, uint64_t now, uint64_t *idle)
 		uint64_t p = ut_read(&t->progress);
 		const char *state = __atomic_load_n(&t->state, __ATOMIC_RELAXED);
 
-		if (p != thr_last[i] || t->kind == UT_T_READER || !state ||
+		if (p != thr_last[i] || is_reader(run, t) || !state ||
 		    !strcmp(state, "done") || !strcmp(state, "not started")) {
 			thr_last[i] = p;
 			thr_since[i] = now;

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * urcutorture: the leaf of the tool.
+ *
+ * Exit codes, verdicts, error kinds and call_rcu layouts with their name
+ * tables, error totals, and the sink every line of the human report goes
+ * through.  This header includes no other header of the tool and common.c
+ * calls nothing of it, so any file may use them without creating a cycle
+ * between run, layout, report and watchdog.
+ */
+#ifndef UT_COMMON_H
+#define UT_COMMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- exit codes (docs/TORTURE.md, "Exit codes") ---- */
+enum {
+	UT_EXIT_OK = 0,
+	UT_EXIT_FAILURE = 1,
+	UT_EXIT_STALL = 2,
+	UT_EXIT_ENV = 3,
+	UT_EXIT_USAGE = 64,
+	UT_EXIT_SKIP = 77,
+};
+
+/* ---- verdict of one combination or of the whole run ---- */
+enum ut_verdict { UT_SUCCESS, UT_FAILURE, UT_STALL, UT_ENV };
+extern const char *const ut_verdict_names[];
+
+/* ---- error kinds every mode may count (modes add their own: ut.h) ---- */
+enum ut_error {
+	UT_ERR_TOO_SHORT_GP,	/* pipeline age >= 2 seen by a reader */
+	UT_ERR_POISON,		/* poisoned or recycled object read */
+	UT_ERR_CB_LOST,
+	UT_ERR_CB_DUP,
+	UT_ERR_BARRIER,		/* rcu_barrier returned before a callback ran */
+	UT_ERR_POLL_EARLY,	/* cookie reported complete inside a reader */
+	UT_ERR_POLL_LATE,	/* cookie not complete after synchronize_rcu */
+	UT_ERR_COUNT
+};
+extern const char *const ut_error_names[UT_ERR_COUNT];
+
+/* Sum of n error counters. */
+uint64_t ut_errors_total(const uint64_t *errors, int n);
+
+/* ---- call_rcu layouts ---- */
+enum ut_layout {
+	UT_LAYOUT_DEFAULT,
+	UT_LAYOUT_PER_CPU,
+	UT_LAYOUT_PER_THREAD,
+	UT_LAYOUT_RT,
+	UT_LAYOUT_COUNT
+};
+extern const char *const ut_layout_names[UT_LAYOUT_COUNT];
+
+/* ---- the human report's sink ---- */
+struct ut_sink {
+	FILE *human;	/* stdout, or stderr when the JSON document takes stdout */
+	bool tap;	/* TAP on stdout: every human line becomes a "# " comment */
+};
+
+/* printf to the sink (flushed at once). */
+void ut_out(const struct ut_sink *sink, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* UT_COMMON_H */
