@@ -20,7 +20,7 @@ usage() {
 
 # Debian packages the build, the tests and urcutorture need.
 packages=(gcc g++ meson ninja-build pkg-config python3 libhwloc-dev libnuma-dev
-	  hwloc-nox man-db groff-base strace)
+	  hwloc-nox man-db groff-base strace spin)
 
 install_missing() {
 	local missing=()
@@ -56,7 +56,7 @@ run)
 test)
 	install_missing
 	build_tree
-	exec meson test -C "$build" --print-errorlogs --no-suite torture --no-suite bench "$@"
+	exec meson test -C "$build" --print-errorlogs --no-suite torture --no-suite bench --no-suite model "$@"
 	;;
 *)
 	usage
