@@ -297,6 +297,12 @@ static void wait_for_gp(unsigned long target)
 		/* Full barrier: pairs with the leader's epoch bump above. */
 		(void) uatomic_add_return(&gp_state.nwaiters, 1);
 		urcu_common_futex_wait(&gp_state.epoch, epoch);
+		/*
+		 * Full barrier, though none is needed for correctness: the
+		 * count only tells the leader whether to issue a futex wake,
+		 * and a stale non-zero count costs one useless wake.  The
+		 * epoch re-read at the top (acquire) orders what follows.
+		 */
 		(void) uatomic_sub_return(&gp_state.nwaiters, 1);
 	}
 }
@@ -395,6 +401,12 @@ static void poll_atfork_child(void)
 
 static void poll_kick(void)
 {
+	/*
+	 * Double-checked creation.  The unlocked read is relaxed on purpose:
+	 * poll_running publishes no data, only "the helper exists"; a stale 0
+	 * sends us to the locked check, and the helper itself reads
+	 * requested with its own barrier before it sleeps (poll_thread()).
+	 */
 	if (!uatomic_read(&gp_state.poll_running)) {
 		URCU_FN(i_lock)(&gp_state.poll_lock);
 		if (!gp_state.poll_running) {
@@ -423,6 +435,17 @@ static void poll_kick(void)
 		URCU_FN(i_unlock)(&gp_state.poll_lock);
 		return;
 	}
+	/*
+	 * The load of poll_futex follows the full barrier of the cmpxchg in
+	 * request_gp() (our raised request), and pairs with the helper's
+	 * store of -1 + cmm_smp_mb() + re-read of requested in poll_thread():
+	 * either the helper sees our request and stays awake, or we see -1.
+	 * The cmpxchg (full barrier) lets only one kicker wake it, and its 0
+	 * makes a futex_wait that has not started yet return at once (the
+	 * kernel compares against -1), so no wake-up is lost.  A request that
+	 * request_gp() found already raised (no cmpxchg) needs no wake: the
+	 * caller that raised it did this check.
+	 */
 	if (uatomic_read(&gp_state.poll_futex) == -1
 			&& uatomic_cmpxchg(&gp_state.poll_futex, -1, 0) == -1)
 		urcu_common_futex_wake(&gp_state.poll_futex, 1);
