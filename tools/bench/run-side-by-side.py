@@ -50,6 +50,7 @@ for _fl in ("memb", "mb", "qsbr", "bp", "signal"):
     BINARIES["sync-%s" % _fl] = ("bench-sync.c", _fl, True)
 BINARIES["callback-memb"] = ("bench-callback.c", "memb", True)
 BINARIES["hash-memb"] = ("bench-hash.c", "memb", True)
+BINARIES["scale-memb"] = ("bench-scale.c", "memb", True)
 
 # Extra libraries a binary links (the data-structure benchmarks).
 EXTRA_LIBS = {"hash-memb": ["-lurcu-cds"]}
@@ -93,6 +94,19 @@ RUNS += [
      ["cbtput.memb.rate", "cbtput.memb.enqueue_rate", "cbtput.memb.max_backlog",
       "cbtput.memb.stalls", "cbtput.memb.reader_cpu"]),
 ]
+# The hardware floor under a memb grace period (one cross-CPU membarrier,
+# and the same with no IPI), how synchronize_rcu grows with idle registered
+# threads, and thread registration churn while grace periods run (issue 13).
+RUNS += [
+    ("scale-memb", ["-m", "floor"], 1, ["floor.membarrier.p50"]),
+    ("scale-memb", ["-m", "floor-same"], 1, ["floor.membarrier_same.p50"]),
+]
+IDLE_SIZES = (1, 16, 256, 1024)
+for _n in IDLE_SIZES:
+    RUNS.append(("scale-memb", ["-m", "idle", "-n", str(_n)], 1,
+                 ["idle%d.memb.p50" % _n, "idle%d.memb.p99" % _n, "idle%d.memb.reader_cpu" % _n]))
+RUNS.append(("scale-memb", ["-m", "churn"], 1, ["churn.memb.rate", "churn.memb.gps"]))
+
 # The hash table (issue 7): lookups that hit at 1,000 keys (in cache) and
 # 1,000,000 keys (memory-bound), misses, a mixed workload with auto-resize,
 # an explicit resize storm, and the memory cost of an empty table.
@@ -121,6 +135,10 @@ TARGETS = {
     "cblat.memb.p50": ("ours<=", 250.0),
     "cblat.memb.p99": ("ours<=", 2000.0),
     "cbtput.memb.rate": ("ratio>=", 1.0),
+    # issue 13
+    "idle256.memb.p50": ("ratio<=", 0.5),
+    "idle1024.memb.p50": ("ratio<=", 0.5),
+    "churn.memb.rate": ("ratio>=", 1.0),
     # issue 7 (hash table)
     "hash.hit1000.t1": ("ratio>=", 1.2),
     "hash.hit1000.t2": ("ratio>=", 1.2),
@@ -349,7 +367,7 @@ def run_reader_checked(exe, args, name, metrics, where, preempted, side):
 def fmt(value, unit):
     if value is None:
         return "skip"
-    if unit in ("gp/s", "cb/s", "op/s"):
+    if unit in ("gp/s", "cb/s", "op/s", "thr/s"):
         for div, suf in ((1e6, "M"), (1e3, "k")):
             if value >= div:
                 return "%.3g%s %s" % (value / div, suf, unit)
@@ -419,9 +437,40 @@ def print_table(results, units, rounds, failed):
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for r in rows:
         print(line(r))
+    print_derived(results)
     print()
     print("ours / liburcu = median over %d round(s); ratio range = min-max of the per-round "
           "ratios; lower is better except gp/s, cb/s and op/s." % rounds)
+
+
+def print_derived(results):
+    """Figures computed from two rows: a grace period against its hardware
+    floor (issue 13: memb synchronize_rcu p50 within 1.2x of one cross-CPU
+    membarrier), and the cost of each idle registered thread (issue 13: at
+    most 30 ns per idle reader over the 1-reader p50)."""
+    def med(side, m):
+        vals = [v for v in results[side].get(m, []) if v is not None]
+        return statistics.median(vals) if vals else None
+
+    lines = []
+    for side in SIDES:
+        floor = med(side, "floor.membarrier.p50")
+        sync = med(side, "sync.memb.p50")
+        if floor and sync:
+            lines.append("%s: sync.memb.p50 / floor.membarrier.p50 = %.2f (target <= 1.2 for ours)"
+                         % (side, sync / floor))
+        base = med(side, "idle1.memb.p50")
+        for n in IDLE_SIZES[1:]:
+            v = med(side, "idle%d.memb.p50" % n)
+            if base is not None and v is not None:
+                slope = (v - base) * 1000.0 / (n - 1)
+                lines.append("%s: idle%d: %+.1f ns per idle registered thread%s"
+                             % (side, n, slope, " (target <= 30)" if side == "ours" else ""))
+    if lines:
+        print()
+        print("Derived (medians):")
+        for line in lines:
+            print("  " + line)
 
 
 def main():

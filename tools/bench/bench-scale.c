@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+/*
+ * How update-side costs grow with the reader population, and the hardware
+ * floor under a grace period.  The same source is compiled against this
+ * project and against liburcu (see run-side-by-side.py).
+ *
+ * -m idle -n N: N registered threads that sit blocked outside any
+ *   read-side critical section, plus the usual active reader
+ *   (bench-reader.c) on the reader CPU; synchronize_rcu() latency on the
+ *   updater CPU.  Prints idle<N>.<flavor>.p50 and .p99 in us.
+ * -m churn -n COUNT: COUNT short-lived threads, two at a time, each
+ *   registering, running one read-side critical section and unregistering,
+ *   while another thread runs grace periods back to back.  Prints
+ *   churn.<flavor>.rate in threads/s and churn.<flavor>.gps.
+ * -m floor: the cost of one membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)
+ *   while another thread of the process spins on the other CPU (both
+ *   pinned): the cross-CPU IPI that bounds a memb/bp grace period from
+ *   below.  -m floor-same: the spinner on the caller's own CPU (no IPI).
+ *   Prints floor.membarrier.p50 (or floor.membarrier_same.p50) in us.
+ *   Nothing of RCU is used; both builds print the same thing, which makes
+ *   this row an A/A check of the run as well.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "bench-flavor.h"
+#include "bench-util.h"
+
+#include <linux/membarrier.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define WARMUP_GPS	5
+
+static pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t idle_cond = PTHREAD_COND_INITIALIZER;
+static int idle_release;
+static int idle_ready;
+static volatile int spin_stop;
+
+static void *idle_thread(void *arg)
+{
+	(void) arg;
+	rcu_register_thread();
+#ifdef BENCH_FLAVOR_QSBR
+	rcu_thread_offline();	/* a blocked qsbr thread announces it */
+#endif
+	pthread_mutex_lock(&idle_lock);
+	idle_ready++;
+	pthread_cond_broadcast(&idle_cond);
+	while (!idle_release)
+		pthread_cond_wait(&idle_cond, &idle_lock);
+	pthread_mutex_unlock(&idle_lock);
+#ifdef BENCH_FLAVOR_QSBR
+	rcu_thread_online();
+#endif
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static void latency(const char *prefix, const struct bench_opts *o)
+{
+	long max = o->quick ? 300 : 1000, n = 0;
+	double secs = o->max_seconds > 0 ? o->max_seconds : (o->quick ? 0.5 : 1.0);
+	uint64_t *lat = bench_xmalloc(sizeof(*lat) * (size_t) max), t_end = 0;
+	char name[80];
+
+	for (long i = 0; n < max; i++) {
+		uint64_t t0, t1;
+
+		rcu_assign_pointer(bench_gp, &bench_objs[i & 1]);
+		t0 = bench_now_ns();
+		synchronize_rcu();
+		t1 = bench_now_ns();
+		if (i == WARMUP_GPS)
+			t_end = t0 + (uint64_t) (secs * 1e9);
+		if (i < WARMUP_GPS)
+			continue;
+		lat[n++] = t1 - t0;
+		if (t1 >= t_end)
+			break;
+	}
+	bench_sort_u64(lat, (size_t) n);
+	snprintf(name, sizeof(name), "%s.p50", prefix);
+	bench_metric(name, (double) bench_percentile_u64(lat, (size_t) n, 50) / 1e3, "us");
+	snprintf(name, sizeof(name), "%s.p99", prefix);
+	bench_metric(name, (double) bench_percentile_u64(lat, (size_t) n, 99) / 1e3, "us");
+	free(lat);
+}
+
+static void run_idle(const struct bench_opts *o, long nidle)
+{
+	pthread_t *tids = bench_xmalloc(sizeof(*tids) * (size_t) (nidle ? nidle : 1));
+	pthread_attr_t attr;
+	char prefix[64];
+	double share;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	for (long i = 0; i < nidle; i++)
+		if (pthread_create(&tids[i], &attr, idle_thread, NULL))
+			bench_die("pthread_create (idle thread %ld) failed", i);
+	pthread_mutex_lock(&idle_lock);
+	while (idle_ready < nidle)
+		pthread_cond_wait(&idle_cond, &idle_lock);
+	pthread_mutex_unlock(&idle_lock);
+
+	bench_reader_start();
+	snprintf(prefix, sizeof(prefix), "idle%ld.%s", nidle, BENCH_FLAVOR);
+	latency(prefix, o);
+	bench_reader_stop(&share);
+	snprintf(prefix, sizeof(prefix), "idle%ld.%s.reader_cpu", nidle, BENCH_FLAVOR);
+	bench_metric(prefix, 100.0 * share, "%");
+
+	pthread_mutex_lock(&idle_lock);
+	idle_release = 1;
+	pthread_cond_broadcast(&idle_cond);
+	pthread_mutex_unlock(&idle_lock);
+	for (long i = 0; i < nidle; i++)
+		pthread_join(tids[i], NULL);
+	pthread_attr_destroy(&attr);
+	free(tids);
+}
+
+static void *gp_loop(void *arg)
+{
+	unsigned long *gps = arg;
+
+	bench_pin(BENCH_CPU_READER);
+	while (!spin_stop) {
+		synchronize_rcu();
+		(*gps)++;
+	}
+	return NULL;
+}
+
+static void *short_lived(void *arg)
+{
+	(void) arg;
+	rcu_register_thread();
+	rcu_read_lock();
+	(void) rcu_dereference(bench_gp);
+	rcu_read_unlock();
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static void run_churn(long count)
+{
+	pthread_t gp_tid, t[2];
+	pthread_attr_t attr;
+	unsigned long gps = 0;
+	uint64_t t0, t1;
+	char name[64];
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	spin_stop = 0;
+	if (pthread_create(&gp_tid, NULL, gp_loop, &gps))
+		bench_die("pthread_create failed");
+	t0 = bench_now_ns();
+	for (long i = 0; i < count; i += 2) {
+		for (int k = 0; k < 2; k++)
+			if (pthread_create(&t[k], &attr, short_lived, NULL))
+				bench_die("pthread_create (thread %ld) failed", i + k);
+		for (int k = 0; k < 2; k++)
+			pthread_join(t[k], NULL);
+	}
+	t1 = bench_now_ns();
+	spin_stop = 1;
+	pthread_join(gp_tid, NULL);
+	pthread_attr_destroy(&attr);
+	snprintf(name, sizeof(name), "churn.%s.rate", BENCH_FLAVOR);
+	bench_metric(name, (double) count / ((double) (t1 - t0) / 1e9), "thr/s");
+	snprintf(name, sizeof(name), "churn.%s.gps", BENCH_FLAVOR);
+	bench_metric(name, (double) gps / ((double) (t1 - t0) / 1e9), "gp/s");
+}
+
+static void *spinner(void *arg)
+{
+	int slot = *(int *) arg;
+
+	bench_pin(slot);
+	while (!spin_stop)
+		caa_cpu_relax();
+	return NULL;
+}
+
+static void run_floor(const struct bench_opts *o, int same_cpu)
+{
+	long max = o->quick ? 500 : 2000;
+	uint64_t *lat = bench_xmalloc(sizeof(*lat) * (size_t) max);
+	int slot = same_cpu ? BENCH_CPU_UPDATER : BENCH_CPU_READER;
+	pthread_t tid;
+
+	if (syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0)) {
+		bench_skip(same_cpu ? "floor.membarrier_same.p50" : "floor.membarrier.p50",
+			   "membarrier private expedited unavailable");
+		free(lat);
+		return;
+	}
+	bench_pin(BENCH_CPU_UPDATER);
+	spin_stop = 0;
+	if (pthread_create(&tid, NULL, spinner, &slot))
+		bench_die("pthread_create failed");
+	bench_sleep_until_ns(bench_now_ns() + 20 * 1000 * 1000);
+	for (long i = 0; i < max; i++) {
+		uint64_t t0 = bench_now_ns();
+
+		if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0))
+			bench_die("membarrier failed");
+		lat[i] = bench_now_ns() - t0;
+	}
+	spin_stop = 1;
+	pthread_join(tid, NULL);
+	bench_sort_u64(lat, (size_t) max);
+	bench_metric(same_cpu ? "floor.membarrier_same.p50" : "floor.membarrier.p50",
+		     (double) bench_percentile_u64(lat, (size_t) max, 50) / 1e3, "us");
+	free(lat);
+}
+
+int main(int argc, char **argv)
+{
+	struct bench_opts o;
+	const char *mode;
+
+	bench_parse_opts(argc, argv, &o);
+	mode = o.mode ? o.mode : "idle";
+	bench_pin_init();
+	bench_pin(BENCH_CPU_UPDATER);
+	if (!strcmp(mode, "idle"))
+		run_idle(&o, o.max_samples > 0 ? o.max_samples : 1);
+	else if (!strcmp(mode, "churn"))
+		run_churn(o.max_samples > 0 ? o.max_samples : (o.quick ? 10000 : 100000));
+	else if (!strcmp(mode, "floor"))
+		run_floor(&o, 0);
+	else if (!strcmp(mode, "floor-same"))
+		run_floor(&o, 1);
+	else
+		bench_die("unknown mode %s", mode);
+	return 0;
+}
