@@ -185,4 +185,5 @@ const struct ut_flavor_ops UT_SYM(ut_flavor) = {
 	.call_rcu_stats = w_stats,
 #endif
 	.read_batch = w_read_batch,
+	.rcu_flavor = &rcu_flavor,
 };

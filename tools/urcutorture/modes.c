@@ -16,7 +16,8 @@
 	X(read_cost)	\
 	X(callback)	\
 	X(flood)	\
-	X(barrier)
+	X(barrier)	\
+	X(queue)
 
 #define UT_MODE_DECLARE(n) extern const struct ut_mode_ops ut_mode_##n;
 #define UT_MODE_ENTRY(n) &ut_mode_##n,

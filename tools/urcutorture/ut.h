@@ -31,6 +31,8 @@
 
 /* ---- flavor operations ---- */
 
+struct rcu_flavor_struct;
+
 /* One call_rcu worker as seen by the library's observability extension. */
 struct ut_lib_worker_stat {
 	unsigned long long queued, invoked, grace_periods;
@@ -85,6 +87,11 @@ struct ut_flavor_ops {
 	 * derived from the loads so they cannot be optimised away.
 	 */
 	unsigned long (*read_batch)(unsigned long n, void **pp);
+
+	/* The flavor object the cds structures take (cds_lfht_new_flavor; its
+	 * update_call_rcu for rculfqueue).  busted keeps its base flavor's real
+	 * one, so only the mode's own reclamation is broken, not the table's. */
+	const struct rcu_flavor_struct *rcu_flavor;
 };
 
 /* Flavors compiled into this binary, NULL-terminated; busted is separate. */

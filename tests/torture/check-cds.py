@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Checks of urcutorture's data-structure modes (hash, queue), run by meson.
+
+usage: check-cds.py URCUTORTURE MODE FLAVOR [LAYOUT]
+
+One short run of --mode=MODE with --flavor=FLAVOR and its JSON report.  A
+real flavor must succeed with every error counter at zero, the mode's own
+figures present and non-zero, and its end-of-run accounting consistent; the
+busted flavor must end in FAILURE, exit 1 (never a crash or a stall), with
+the mode's poisoned-node detector having fired.  Output is TAP; exit status
+0 when every check passed, 1 otherwise, 77 when the flavor is not built.
+"""
+import json
+import subprocess
+import sys
+
+failures = 0
+count = 0
+
+
+def ok(cond, what, detail=""):
+    global failures, count
+    count += 1
+    if cond:
+        print("ok %d - %s" % (count, what))
+    else:
+        failures += 1
+        print("not ok %d - %s" % (count, what))
+        for line in str(detail).splitlines()[-25:]:
+            print("#   " + line)
+    sys.stdout.flush()
+    return cond
+
+
+def last_line(text):
+    lines = [l for l in text.splitlines() if l.strip()]
+    return lines[-1] if lines else ""
+
+
+def positive(obj, key):
+    v = obj.get(key)
+    return isinstance(v, (int, float)) and v > 0
+
+
+def check_queue_figures(tag, r):
+    q = r.get("queue")
+    if not ok(isinstance(q, dict), "%s: JSON has the queue figures" % tag, r.keys()):
+        return
+    for key in ("enqueues_per_s", "dequeues_per_s"):
+        ok(positive(q, key), "%s: %s > 0 (%s)" % (tag, key, q.get(key)), q)
+    for s in ("rculfqueue", "lfstack"):
+        st = q.get(s, {})
+        ok(positive(st, "enqueued") and positive(st, "dequeued"),
+           "%s: %s both filled and drained" % (tag, s), st)
+        ok(st.get("enqueued") == st.get("dequeued", 0) + st.get("left", 0),
+           "%s: %s enqueued == dequeued + left" % (tag, s), st)
+        ok(positive(st, "reader_walks"), "%s: readers walked %s" % (tag, s), st)
+    ok(q.get("busted_graveyard") == 0, "%s: nothing on the busted graveyard" % tag, q)
+
+
+def check_hash_figures(tag, r):
+    h = r.get("hash")
+    if not ok(isinstance(h, dict), "%s: JSON has the hash figures" % tag, r.keys()):
+        return
+    for key in ("lookups_per_s", "updates_per_s", "resizes_per_s", "lookup_hits", "traversals"):
+        ok(positive(h, key), "%s: %s > 0 (%s)" % (tag, key, h.get(key)), h)
+    ops = h.get("update_ops", {})
+    for op in ("add_unique", "add_replace", "replace", "del"):
+        ok(positive(ops.get(op, {}), "calls"), "%s: %s called" % (tag, op), ops)
+    ok(positive(ops.get("del", {}), "done") and positive(ops.get("add_unique", {}), "added"),
+       "%s: some del and add_unique succeeded" % tag, ops)
+    tables = h.get("tables", [])
+    ok(len(tables) == 2 and any(t.get("auto_resize") for t in tables)
+       and any(not t.get("auto_resize") for t in tables),
+       "%s: an explicit and an auto-resize table" % tag, tables)
+    for t in tables:
+        ok(t.get("final_nodes") == t.get("count_nodes") == t.get("expected_nodes")
+           and t.get("expected_nodes", 0) >= 1024,
+           "%s: table %s counts add up once quiet (%s)" % (tag, t.get("name"), t.get("final_nodes")), t)
+        ok(positive(t, "explicit_resizes"), "%s: table %s resized" % (tag, t.get("name")), t)
+
+
+def main():
+    if len(sys.argv) < 4:
+        print(__doc__, file=sys.stderr)
+        return 64
+    exe, mode, flavor = sys.argv[1:4]
+    layout = sys.argv[4] if len(sys.argv) > 4 else "default"
+    busted = flavor == "busted"
+    tag = "%s/%s/%s" % (mode, flavor, layout)
+    args = [exe, "--mode=" + mode, "--flavor=" + flavor, "--call-rcu-layout=" + layout,
+            "--duration=1s", "--stat-interval=1s", "--stall-timeout=20s", "--json=-"]
+    try:
+        p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           stdin=subprocess.DEVNULL, timeout=50)
+    except subprocess.TimeoutExpired as e:
+        ok(False, "%s: finished within 50 s" % tag, e)
+        print("1..%d" % count)
+        return 1
+    rc, out, err = p.returncode, p.stdout, p.stderr
+    if rc == 77:
+        print("1..0 # SKIP flavor %s not built" % flavor)
+        return 77
+    if busted:
+        ok(rc == 1, "%s: exit 1, a detected failure, not a crash or stall (got %d)" % (tag, rc), err)
+        ok(last_line(err).startswith("End of test: FAILURE"), "%s: last line FAILURE" % tag,
+           last_line(err))
+    else:
+        ok(rc == 0, "%s: exit 0 (got %d)" % (tag, rc), err)
+        ok(last_line(err).startswith("End of test: SUCCESS"), "%s: last line SUCCESS" % tag,
+           last_line(err))
+    try:
+        doc = json.loads(out)
+        r = doc["results"][0]
+    except (ValueError, KeyError, IndexError) as e:
+        ok(False, "%s: JSON report parses" % tag, "%s\n%s" % (e, out[-2000:]))
+        print("1..%d" % count)
+        return 1
+    ok(r.get("mode") == mode and r.get("flavor") == flavor, "%s: JSON names mode and flavor" % tag, r)
+    errs = r.get("errors", {})
+    cb = r.get("callbacks", {})
+    if busted:
+        ok(r.get("verdict") == "FAILURE" and doc.get("exit_code") == 1,
+           "%s: JSON verdict FAILURE" % tag, r.get("verdict"))
+        ok(errs.get("poisoned_node", 0) > 0,
+           "%s: the poisoned-node detector fired (%s)" % (tag, errs.get("poisoned_node")), errs)
+        ok("!!!" in err, "%s: error marker !!! in the report" % tag)
+        graveyard = (r.get(mode) or {}).get("busted_graveyard", 0)
+        ok(graveyard > 0, "%s: busted nodes were poisoned, kept, then freed (%d)" % (tag, graveyard))
+    else:
+        ok(r.get("verdict") == "SUCCESS", "%s: JSON verdict SUCCESS" % tag, r.get("verdict"))
+        bad = {k: v for k, v in errs.items() if v}
+        ok(not bad and "poisoned_node" in errs, "%s: every error counter is zero" % tag, bad or errs)
+        ok(cb.get("posted", 0) > 0 and cb.get("posted") == cb.get("invoked"),
+           "%s: every removed node went through call_rcu" % tag, cb)
+        if mode == "queue":
+            check_queue_figures(tag, r)
+        else:
+            check_hash_figures(tag, r)
+    print("1..%d" % count)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
