@@ -9,7 +9,8 @@
  *
  *   1. RCU: each __cds_lfs_pop() runs inside a read-side critical section of
  *      some flavor, and a popped node is freed or pushed again only after a
- *      grace period of that flavor (its contents may be overwritten before).
+ *      grace period of that flavor (the rest of the element may be
+ *      overwritten before; leave its struct cds_lfs_node alone).
  *   2. Mutex: __cds_lfs_pop() and __cds_lfs_pop_all() callers hold a common
  *      mutex (cds_lfs_pop_lock(), or cds_lfs_pop_blocking() and
  *      cds_lfs_pop_all_blocking(), which take the stack's own).

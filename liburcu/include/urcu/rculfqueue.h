@@ -10,8 +10,9 @@
  *     to cds_lfq_init_rcu() (qsbr: an online thread; bp needs no
  *     registration);
  *   - a dequeued node is freed, or enqueued again, only after a grace period
- *     of that flavor (call_rcu, synchronize_rcu).  Its contents may be read
- *     or overwritten at once.
+ *     of that flavor (call_rcu, synchronize_rcu).  The rest of the element
+ *     may be read or overwritten at once, but the struct cds_lfq_node_rcu
+ *     must stay untouched until then (q->tail may still point to it).
  * Both rules exist for the same reason: a concurrent operation may still
  * hold a pointer to a node it read before the node left the queue.
  *
