@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Internals of the RCU lock-free hash table shared by its source files:
+ * the table structure, the flag bits of a node's next word, bit reversal,
+ * and the inline bucket lookup every operation starts with.  The algorithm
+ * and its proof sketch are at the top of rculfhash.c.
+ *
+ * Files:
+ *   rculfhash.c         the split-ordered list: lookup, traversal, updates
+ *   rculfhash-table.c   creation, destruction, counting, auto-resize policy
+ *   rculfhash-resize.c  growing and shrinking (one pass over the list)
+ *   rculfhash-worker.c  the process-wide background resize thread, fork
+ *   rculfhash-mm.c      the three bucket memory backends
+ */
+#ifndef URCU_SRC_RCULFHASH_INTERNAL_H
+#define URCU_SRC_RCULFHASH_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <pthread.h>
+#include <urcu/arch.h>
+#include <urcu/compiler.h>
+#include <urcu/flavor.h>
+#include <urcu/pointer.h>
+#include <urcu/rculfhash.h>
+#include <urcu/uatomic.h>
+
+/*
+ * The low bits of a next word.  REMOVED and BUCKET describe the node that
+ * holds the word ("own" flags): REMOVED is set once, by the thread that
+ * removes the node, and freezes the word (no later CAS on it can succeed);
+ * BUCKET marks the table's bucket nodes.  TO_BUCKET describes the node the
+ * word points to: it travels with the pointer (every store of a pointer
+ * copies it or sets it from the target's kind) and lets a lookup that
+ * meets a bucket node end without loading it.
+ */
+#define LFHT_REMOVED		1UL
+#define LFHT_BUCKET		2UL
+#define LFHT_TO_BUCKET		4UL
+#define LFHT_OWN_FLAGS		(LFHT_REMOVED | LFHT_BUCKET)
+#define LFHT_PTR_MASK		(~(uintptr_t) 7)
+/* A link: the pointer and what it points to, without the holder's flags. */
+#define LFHT_LINK_MASK		(LFHT_PTR_MASK | LFHT_TO_BUCKET)
+
+urcu_static_assert(sizeof(struct cds_lfht_node) == 2 * sizeof(void *),
+	"a node is two words", lfht_node_two_words);
+urcu_static_assert(__alignof__(struct cds_lfht_node) >= 8,
+	"three flag bits need 8-byte aligned nodes", lfht_node_aligned_8);
+
+/* Bucket memory backends (the kind field). */
+enum {
+	LFHT_MM_ORDER = 0,
+	LFHT_MM_CHUNK = 1,
+	LFHT_MM_MMAP = 2,
+};
+
+/* Table state bits (the state field). */
+#define LFHT_DESTROYING		1U	/* destroy requested: resizes stop early */
+
+/* Requests to the background thread (the work field, under its lock). */
+#define LFHT_WORK_QUEUED	1U	/* on the queue */
+#define LFHT_WORK_RESIZE	2U
+#define LFHT_WORK_DESTROY	4U
+
+/* Auto-resize policy (rculfhash-table.c). */
+#define LFHT_COMMIT_ORDER	10	/* split counters commit every 1024 */
+#define LFHT_MAX_SPLIT		64	/* most split counters per table */
+
+/*
+ * One split counter per CPU slot, each on its own cache line: adds and
+ * removals on different CPUs do not share a line.
+ */
+struct urcu_i_lfht_split {
+	unsigned long add;
+	unsigned long del;
+} __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
+
+struct cds_lfht {
+	/* ---- read by every operation: one cache line ---- */
+	unsigned long size;		/* buckets, a power of two; release/acquire */
+	unsigned long resize_seq;	/* odd while a resize runs; see rculfhash.c */
+	struct cds_lfht_node *flat;	/* buckets [0, flat_limit) are flat[index] */
+	unsigned long flat_limit;
+	uintptr_t *tbl;			/* biased bases of the other buckets */
+	const struct rcu_flavor_struct *flavor;
+	struct urcu_i_lfht_split *split;	/* accounting counters, NULL until used */
+	unsigned char kind;		/* LFHT_MM_* */
+	unsigned char min_alloc_order;	/* order 0 holds 2^min_alloc_order buckets */
+	unsigned char max_order;	/* at most 2^max_order buckets */
+	unsigned char chunk_order;	/* chunk backend: 2^chunk_order buckets a chunk */
+	unsigned char split_mask;	/* split counter slots - 1 */
+	unsigned char flags;		/* CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING */
+	signed char alloc_order;	/* highest order allocated, -1 for none */
+	unsigned char small;		/* mmap backend: calloc'd, nothing reserved */
+
+	/* ---- written by updaters now and then, and by resizes ---- */
+	long count;			/* committed node count (accounting) */
+	unsigned long resize_target;	/* size the resizes are heading for */
+	const struct cds_lfht_mm_type *mm;
+	const struct cds_lfht_alloc *alloc;
+	pthread_attr_t *attr;
+	struct cds_lfht *work_next;	/* background queue link, under its lock */
+	int32_t resize_lock;		/* futex lock serialising resizes */
+	uint32_t work;			/* LFHT_WORK_*, under the background lock */
+	uint32_t state;			/* LFHT_DESTROYING */
+	uint32_t pad;
+	/* backend data (inline buckets, chunk table, allocator copy) */
+	unsigned long tail[];
+};
+
+/* libc's malloc family behind the struct cds_lfht_alloc interface. */
+extern const struct cds_lfht_alloc urcu_i_lfht_libc_alloc;
+
+/* ---- bit helpers ---------------------------------------------------------- */
+
+/* Bit-reversal of a whole unsigned long: the order of the list. */
+static inline unsigned long urcu_i_lfht_bitrev(unsigned long v)
+{
+#if defined(__clang__) && CAA_BITS_PER_LONG == 64
+	return __builtin_bitreverse64(v);
+#elif defined(__clang__) && CAA_BITS_PER_LONG == 32
+	return __builtin_bitreverse32(v);
+#elif defined(__aarch64__)
+	__asm__ ("rbit %0, %1" : "=r" (v) : "r" (v));
+	return v;
+#elif CAA_BITS_PER_LONG == 64
+	/* Bytes by bswap, then nibbles, pairs and bits by masks: no memory. */
+	v = __builtin_bswap64(v);
+	v = ((v >> 4) & 0x0F0F0F0F0F0F0F0FUL) | ((v & 0x0F0F0F0F0F0F0F0FUL) << 4);
+	v = ((v >> 2) & 0x3333333333333333UL) | ((v & 0x3333333333333333UL) << 2);
+	v = ((v >> 1) & 0x5555555555555555UL) | ((v & 0x5555555555555555UL) << 1);
+	return v;
+#else
+	v = __builtin_bswap32(v);
+	v = ((v >> 4) & 0x0F0F0F0FUL) | ((v & 0x0F0F0F0FUL) << 4);
+	v = ((v >> 2) & 0x33333333UL) | ((v & 0x33333333UL) << 2);
+	v = ((v >> 1) & 0x55555555UL) | ((v & 0x55555555UL) << 1);
+	return v;
+#endif
+}
+
+/* The low nbits bits of v, reversed (nbits 0 gives 0). */
+static inline unsigned long urcu_i_lfht_rev_bits(unsigned long v, unsigned int nbits)
+{
+	if (!nbits)
+		return 0;
+	return urcu_i_lfht_bitrev(v) >> (CAA_BITS_PER_LONG - nbits);
+}
+
+/* Index of the highest set bit, counting from 1; 0 for 0. */
+static inline unsigned int urcu_i_lfht_fls(unsigned long v)
+{
+	return v ? CAA_BITS_PER_LONG - __builtin_clzl(v) : 0;
+}
+
+/* log2 of v rounded up (v >= 1). */
+static inline unsigned int urcu_i_lfht_order(unsigned long v)
+{
+	return v <= 1 ? 0 : urcu_i_lfht_fls(v - 1);
+}
+
+/* The node a link points to. */
+static inline struct cds_lfht_node *urcu_i_lfht_ptr(uintptr_t link)
+{
+	return (struct cds_lfht_node *) (link & LFHT_PTR_MASK);
+}
+
+/*
+ * Load a next word.  Consume (address dependency): pairs with the full
+ * barrier CAS that stored it, so the node it points to is seen initialised.
+ */
+static inline uintptr_t urcu_i_lfht_load_next(struct cds_lfht_node *node)
+{
+	return (uintptr_t) rcu_dereference(node->next);
+}
+
+/*
+ * Bucket node of index idx (< the size the caller loaded).  The common
+ * case is one compare and an address computation; other buckets take one
+ * more load from the table.  Biased bases: tbl[slot] + idx * 16 is the
+ * bucket, slot = fls(idx) (order backend) or idx >> chunk_order (chunk).
+ */
+static inline struct cds_lfht_node *urcu_i_lfht_bucket(const struct cds_lfht *ht,
+		unsigned long idx)
+{
+	unsigned long slot;
+
+	if (caa_likely(idx < ht->flat_limit))
+		return &ht->flat[idx];
+	slot = ht->kind == LFHT_MM_CHUNK ? idx >> ht->chunk_order : urcu_i_lfht_fls(idx);
+	return (struct cds_lfht_node *) (ht->tbl[slot] + idx * sizeof(struct cds_lfht_node));
+}
+
+/*
+ * CAS on a next word.  Full barrier (uatomic_cmpxchg): for an insertion it
+ * orders the new node's fields before its publication (pairs with the
+ * consume load in urcu_i_lfht_load_next) and gives updates their "full
+ * barrier before and after" contract; the other CASes (unlink, mark
+ * removed) keep the same contract.  Returns the value found.
+ */
+static inline uintptr_t urcu_i_lfht_cas_next(struct cds_lfht_node *node, uintptr_t old,
+		uintptr_t newv)
+{
+	return (uintptr_t) uatomic_cmpxchg(&node->next, (struct cds_lfht_node *) old,
+			(struct cds_lfht_node *) newv);
+}
+
+/* ---- shared between the files (hidden) ------------------------------------ */
+
+/* rculfhash.c: the walk to an insertion position (see there). */
+enum { POS_BEFORE_EQUAL = 0, POS_AFTER_EQUAL = 1 };
+
+struct urcu_i_lfht_pos {
+	struct cds_lfht_node *prev;	/* node to link after (not removed when read) */
+	uintptr_t prev_next;		/* prev's next word as read: the CAS's expected value */
+	unsigned int chain;		/* distinct user hashes passed (auto-resize) */
+	unsigned int steps;		/* nodes loaded */
+};
+
+bool urcu_i_lfht_find_pos(struct cds_lfht_node *start, unsigned long rh, int where,
+		struct urcu_i_lfht_pos *pos);
+
+/* rculfhash-table.c: accounting and the auto-resize policy. */
+void urcu_i_lfht_count_add(struct cds_lfht *ht, unsigned long size, unsigned long hash,
+		unsigned int chain);
+void urcu_i_lfht_count_del(struct cds_lfht *ht, unsigned long size, unsigned long hash);
+long urcu_i_lfht_split_sum(struct cds_lfht *ht);
+/* Free every allocation of a table (nothing may use it any more). */
+void urcu_i_lfht_free(struct cds_lfht *ht);
+
+/* rculfhash-resize.c */
+void urcu_i_lfht_resize_lock(struct cds_lfht *ht);
+bool urcu_i_lfht_resize_trylock(struct cds_lfht *ht);
+void urcu_i_lfht_resize_unlock(struct cds_lfht *ht);
+/* Resize to resize_target until it stops changing; resize lock held. */
+void urcu_i_lfht_do_resize(struct cds_lfht *ht);
+/* Link the buckets [0, size) of a new table (no concurrency yet). */
+void urcu_i_lfht_init_buckets(struct cds_lfht *ht, unsigned long size);
+/* The background thread's resize of ht (registers with its flavor). */
+void urcu_i_lfht_background_resize(struct cds_lfht *ht);
+
+/* rculfhash-worker.c */
+/* Queue ht for the background thread (what: LFHT_WORK_RESIZE/_DESTROY). */
+void urcu_i_lfht_queue_work(struct cds_lfht *ht, uint32_t what);
+/* Register the fork hooks with flavor (once per flavor). */
+void urcu_i_lfht_atfork_flavor(const struct rcu_flavor_struct *flavor);
+
+/* rculfhash-mm.c: allocation through the table's allocator. */
+void *urcu_i_lfht_calloc(const struct cds_lfht *ht, size_t nmemb, size_t size);
+void urcu_i_lfht_dealloc(const struct cds_lfht *ht, void *ptr);
+
+#endif /* URCU_SRC_RCULFHASH_INTERNAL_H */

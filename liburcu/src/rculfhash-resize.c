@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: MIT
+/*
+ * RCU lock-free hash table: resizing.  Resizes of one table are serialised
+ * by its resize lock; lookups and updates run concurrently throughout.
+ *
+ * Grow from S = 2^s to T = 2^t buckets, in ONE pass over the list:
+ *  1. allocate the bucket memory of orders s+1 .. t (if an allocation
+ *     fails, T becomes the last order allocated: the table grows less and
+ *     stays correct; a later request tries again);
+ *  2. make resize_seq odd (full barrier: lookups stop trusting TO_BUCKET);
+ *  3. for each old bucket i, in list order, link the new bucket nodes of
+ *     its range (indices i + m*S, 0 < m < T/S) in list order, each by the
+ *     ordinary insertion walk starting from the bucket node linked just
+ *     before it (so the pass walks the list once);
+ *  4. publish size = T (release), make resize_seq even (release).
+ * Until step 4 every operation uses S and starts at an old bucket; the new
+ * bucket nodes are ordinary list members it walks through (I1, I3 of
+ * rculfhash.c).  No grace period is needed: nothing is removed.
+ *
+ * Shrink from S to T, in one pass:
+ *  1. make resize_seq odd, publish size = T;
+ *  2. synchronize_rcu: afterwards no operation starts at a bucket >= T,
+ *     so none of them is a walk's stable starting point any more (I3);
+ *  3. for each remaining bucket i, walk its range, mark each bucket node
+ *     of index >= T removed and unlink it (and any removed user node);
+ *  4. synchronize_rcu: no reader stands on an unlinked bucket node;
+ *  5. make resize_seq even, free the bucket memory of orders t+1 .. s.
+ *
+ * liburcu resizes one order at a time (each pass walking half the list,
+ * each shrink step with its grace periods); one pass per resize is what
+ * makes ours faster.  The resizer works inside read-side critical
+ * sections of the table's flavor (it loads user nodes that concurrent
+ * removals may free) and leaves them now and then, at a node only it can
+ * remove, so that it never holds up grace periods for long.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+
+#include "common.h"
+#include "rculfhash-internal.h"
+
+/* Nodes a resize walks between two quiescent points. */
+#define LFHT_QUIESCE_STEPS	4096
+
+/* ---- the resize lock: a futex word (0 free, 1 held, 2 held + waiters) -- */
+
+void urcu_i_lfht_resize_lock(struct cds_lfht *ht)
+{
+	/* Acquire (full barrier RMW): pairs with the release in unlock. */
+	int32_t c = uatomic_cmpxchg(&ht->resize_lock, 0, 1);
+
+	if (!c)
+		return;
+	if (c != 2)
+		c = uatomic_xchg(&ht->resize_lock, 2);
+	while (c) {
+		urcu_common_futex_wait(&ht->resize_lock, 2);
+		c = uatomic_xchg(&ht->resize_lock, 2);
+	}
+}
+
+bool urcu_i_lfht_resize_trylock(struct cds_lfht *ht)
+{
+	/* Full barrier RMW: as in urcu_i_lfht_resize_lock. */
+	return uatomic_cmpxchg(&ht->resize_lock, 0, 1) == 0;
+}
+
+void urcu_i_lfht_resize_unlock(struct cds_lfht *ht)
+{
+	/* Release (full barrier RMW): pairs with the lock's RMW. */
+	if (uatomic_xchg(&ht->resize_lock, 0) == 2)
+		urcu_common_futex_wake(&ht->resize_lock, 1);
+}
+
+/* ---- read side of the resizer ------------------------------------------- */
+
+/* qsbr: online for the walk; the other flavors' online/offline are no-ops. */
+static void resizer_enter(const struct cds_lfht *ht)
+{
+	ht->flavor->thread_online();
+	ht->flavor->read_lock();
+}
+
+static void resizer_exit(const struct cds_lfht *ht)
+{
+	ht->flavor->read_unlock();
+	ht->flavor->thread_offline();
+}
+
+/* A quiescent point: lets grace periods end.  False if destroy began. */
+static bool resizer_quiesce(const struct cds_lfht *ht)
+{
+	resizer_exit(ht);
+	resizer_enter(ht);
+	return !(uatomic_read(&ht->state) & LFHT_DESTROYING);
+}
+
+static void seq_begin(struct cds_lfht *ht)
+{
+	/*
+	 * Full barrier (add_return): the odd value is visible before any
+	 * bucket node is linked or unpublished; pairs with the read barrier
+	 * before a lookup's second read of resize_seq (rculfhash.c).
+	 */
+	(void) uatomic_add_return(&ht->resize_seq, 1);
+}
+
+static void seq_end(struct cds_lfht *ht)
+{
+	/*
+	 * Release: everything the resize did (size, bucket links) before the
+	 * even value; pairs with the acquire load at the start of a lookup.
+	 */
+	uatomic_store(&ht->resize_seq, ht->resize_seq + 1, CMM_RELEASE);
+}
+
+/* ---- creation --------------------------------------------------------------- */
+
+void urcu_i_lfht_init_buckets(struct cds_lfht *ht, unsigned long size)
+{
+	unsigned int order = urcu_i_lfht_order(size);
+	struct cds_lfht_node *prev = NULL, *node;
+	unsigned long u, idx;
+
+	/* No other thread sees the table yet: plain stores, in list order. */
+	for (u = 0; u < size; u++) {
+		idx = urcu_i_lfht_rev_bits(u, order);
+		node = urcu_i_lfht_bucket(ht, idx);
+		node->reverse_hash = urcu_i_lfht_bitrev(idx);
+		if (prev)
+			prev->next = (struct cds_lfht_node *)
+				((uintptr_t) node | LFHT_TO_BUCKET | LFHT_BUCKET);
+		prev = node;
+	}
+	prev->next = (struct cds_lfht_node *) LFHT_BUCKET;
+}
+
+/* ---- grow -------------------------------------------------------------------- */
+
+/*
+ * Link bucket node `node' (reverse hash set) after `start', a bucket node
+ * that precedes it and that only the resizer could remove.
+ */
+static unsigned int link_bucket(struct cds_lfht_node *start, struct cds_lfht_node *node)
+{
+	struct urcu_i_lfht_pos pos;
+	unsigned int steps = 0;
+
+	for (;;) {
+		if (urcu_i_lfht_find_pos(start, node->reverse_hash, POS_BEFORE_EQUAL, &pos)) {
+			steps += pos.steps;
+			node->next = (struct cds_lfht_node *)
+				((pos.prev_next & LFHT_LINK_MASK) | LFHT_BUCKET);
+			if (urcu_i_lfht_cas_next(pos.prev, pos.prev_next,
+					(uintptr_t) node | LFHT_TO_BUCKET
+					| (pos.prev_next & LFHT_OWN_FLAGS)) == pos.prev_next)
+				return steps;
+		}
+		steps++;
+	}
+}
+
+/* Step 3 of a grow (see the top).  False if a destroy cut it short. */
+static bool grow_pass(struct cds_lfht *ht, unsigned long old_size, unsigned long new_size)
+{
+	unsigned int s = urcu_i_lfht_order(old_size);
+	unsigned int d = urcu_i_lfht_order(new_size) - s;
+	unsigned long ci, m, i, idx;
+	struct cds_lfht_node *start, *node;
+	unsigned int steps = 0;
+	bool ok = true;
+
+	resizer_enter(ht);
+	for (ci = 0; ci < old_size && ok; ci++) {
+		i = urcu_i_lfht_rev_bits(ci, s);
+		start = urcu_i_lfht_bucket(ht, i);
+		for (m = 1; m < (1UL << d); m++) {
+			idx = i | (urcu_i_lfht_rev_bits(m, d) << s);
+			node = urcu_i_lfht_bucket(ht, idx);
+			node->reverse_hash = urcu_i_lfht_bitrev(idx);
+			steps += link_bucket(start, node);
+			start = node;
+			if (steps >= LFHT_QUIESCE_STEPS) {
+				steps = 0;
+				if (!resizer_quiesce(ht)) {
+					ok = false;
+					break;
+				}
+			}
+		}
+	}
+	resizer_exit(ht);
+	return ok;
+}
+
+/* Grow towards new_size; returns the size reached. */
+static unsigned long grow(struct cds_lfht *ht, unsigned long old_size, unsigned long new_size)
+{
+	unsigned int k, s = urcu_i_lfht_order(old_size), t = urcu_i_lfht_order(new_size);
+
+	for (k = s + 1; k <= t; k++) {
+		if (ht->alloc_order < (int) k)
+			ht->mm->alloc_bucket_table(ht, k);
+		if (ht->alloc_order < (int) k)
+			break;		/* out of memory: grow as far as allocated */
+	}
+	new_size = 1UL << (k - 1);
+	if (new_size <= old_size)
+		return old_size;
+	seq_begin(ht);
+	if (!grow_pass(ht, old_size, new_size))
+		return old_size;	/* being destroyed: nobody looks any more */
+	/* Release: the new buckets are linked; pairs with load_size(). */
+	uatomic_store(&ht->size, new_size, CMM_RELEASE);
+	seq_end(ht);
+	return new_size;
+}
+
+/* ---- shrink ------------------------------------------------------------------- */
+
+/* Step 3 of a shrink: remove the bucket nodes >= new_size in bucket i's range. */
+static unsigned int shrink_range(struct cds_lfht *ht, unsigned long i, unsigned long new_size)
+{
+	struct cds_lfht_node *prev, *cur, *start = urcu_i_lfht_bucket(ht, i);
+	uintptr_t prev_next, w, v;
+	unsigned int steps = 0;
+
+restart:
+	prev = start;
+	prev_next = urcu_i_lfht_load_next(prev);
+	for (;;) {
+		cur = urcu_i_lfht_ptr(prev_next);
+		if (!cur)
+			break;
+		w = urcu_i_lfht_load_next(cur);
+		steps++;
+		if ((w & LFHT_OWN_FLAGS) == LFHT_BUCKET) {
+			if (urcu_i_lfht_bitrev(cur->reverse_hash) < new_size)
+				break;	/* the next remaining bucket: range done */
+			/* Mark it removed (full barrier CAS, I2); retry on a race. */
+			if (urcu_i_lfht_cas_next(cur, w, w | LFHT_REMOVED) != w)
+				continue;
+			w |= LFHT_REMOVED;
+		}
+		if (w & LFHT_REMOVED) {
+			v = (w & LFHT_LINK_MASK) | (prev_next & LFHT_OWN_FLAGS);
+			if (urcu_i_lfht_cas_next(prev, prev_next, v) != prev_next)
+				goto restart;
+			prev_next = v;
+			continue;
+		}
+		prev = cur;
+		prev_next = w;
+	}
+	return steps;
+}
+
+static void shrink(struct cds_lfht *ht, unsigned long old_size, unsigned long new_size)
+{
+	unsigned int k, t = urcu_i_lfht_order(new_size), s = urcu_i_lfht_order(old_size);
+	unsigned long ci;
+	unsigned int steps = 0;
+
+	seq_begin(ht);
+	/* Release: pairs with load_size(); nothing new to publish but order. */
+	uatomic_store(&ht->size, new_size, CMM_RELEASE);
+	ht->flavor->update_synchronize_rcu();
+	resizer_enter(ht);
+	for (ci = 0; ci < new_size; ci++) {
+		steps += shrink_range(ht, urcu_i_lfht_rev_bits(ci, t), new_size);
+		if (steps >= LFHT_QUIESCE_STEPS) {
+			steps = 0;
+			resizer_quiesce(ht);
+		}
+	}
+	resizer_exit(ht);
+	ht->flavor->update_synchronize_rcu();
+	seq_end(ht);
+	for (k = s; k > t; k--)
+		ht->mm->free_bucket_table(ht, k);
+}
+
+/* ---- driver --------------------------------------------------------------- */
+
+void urcu_i_lfht_do_resize(struct cds_lfht *ht)
+{
+	unsigned long target, size, reached;
+
+	for (;;) {
+		if (uatomic_read(&ht->state) & LFHT_DESTROYING)
+			return;
+		target = uatomic_read(&ht->resize_target);
+		size = ht->size;	/* only resizes write it, and we hold the lock */
+		if (target == size)
+			return;
+		if (target > size) {
+			reached = grow(ht, size, target);
+			if (reached < target) {
+				/* Out of memory (or destroyed): stop here. */
+				(void) uatomic_cmpxchg(&ht->resize_target, target, reached);
+				return;
+			}
+		} else {
+			shrink(ht, size, target);
+		}
+	}
+}
+
+void urcu_i_lfht_background_resize(struct cds_lfht *ht)
+{
+	const struct rcu_flavor_struct *fl = ht->flavor;
+
+	fl->register_thread();
+	fl->thread_offline();	/* qsbr: the resize goes online only to walk */
+	urcu_i_lfht_resize_lock(ht);
+	urcu_i_lfht_do_resize(ht);
+	urcu_i_lfht_resize_unlock(ht);
+	fl->thread_online();
+	fl->unregister_thread();
+}
+
+void cds_lfht_resize(struct cds_lfht *ht, unsigned long new_size)
+{
+	unsigned long max = 1UL << ht->max_order;
+
+	if (ht->flavor->read_ongoing())
+		urcu_common_die("cds_lfht_resize", "called inside a read-side critical section "
+			"(qsbr: by an online thread); it waits for grace periods");
+	if (new_size > max)
+		new_size = max;
+	new_size = new_size ? 1UL << urcu_i_lfht_order(new_size) : 1;
+	uatomic_set(&ht->resize_target, new_size);
+	urcu_i_lfht_resize_lock(ht);
+	urcu_i_lfht_do_resize(ht);
+	urcu_i_lfht_resize_unlock(ht);
+}

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: MIT
+/*
+ * RCU lock-free hash table: creation, destruction, node accounting and the
+ * auto-resize policy.
+ *
+ * Accounting.  A table with CDS_LFHT_ACCOUNTING or CDS_LFHT_AUTO_RESIZE
+ * counts its nodes in split counters, one cache line per CPU slot (the
+ * slot of sched_getcpu(), or of the hash when the CPU is unknown), so
+ * that updates on different CPUs do not share a line.  The counters are
+ * allocated on the first update, not at creation: an empty table costs
+ * only its structure.  Every 2^LFHT_COMMIT_ORDER (1024) adds or removals
+ * on one slot are committed to the table-wide count.
+ *
+ * Auto-resize (CDS_LFHT_AUTO_RESIZE), decided on the updater's thread and
+ * carried out on the background thread (rculfhash-worker.c):
+ *  - when a commit brings the count to a power of two of at least
+ *    LFHT_GROW_LOAD * size, the table grows to count buckets (load 1);
+ *  - with CDS_LFHT_ACCOUNTING, when a commit brings it down to a power of
+ *    two at most size / LFHT_SHRINK_LOAD_INV, it shrinks to count buckets
+ *    (only once the count is trustworthy: at least 1024 per slot);
+ *  - small tables, whose count has not reached 1024 per slot: an add that
+ *    walked past at least LFHT_CHAIN_LEN distinct hashes in its bucket
+ *    sums the split counters, and the table grows to that exact count
+ *    rounded up to a power of two, only if the count exceeds size.  A
+ *    long chain alone (bad luck at a low load) never grows the table, so
+ *    a small table stays small however long it is used.
+ * A grow request raises resize_target and cancels a pending shrink; a
+ * shrink request applies only while no other request is pending.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "rculfhash-internal.h"
+
+#define LFHT_GROW_LOAD		2	/* grow at count >= 2 * size */
+#define LFHT_SHRINK_LOAD_INV	4	/* shrink at count <= size / 4 */
+#define LFHT_CHAIN_LEN		3	/* small tables: chain that triggers a check */
+
+static bool is_pow2(unsigned long v)
+{
+	return v && !(v & (v - 1));
+}
+
+/* Split counter slots: CPUs configured, rounded up, at most LFHT_MAX_SPLIT. */
+static unsigned int split_slots(void)
+{
+	static unsigned int cached;
+	unsigned int n = uatomic_read(&cached);
+	long cpus;
+
+	if (n)
+		return n;
+	cpus = sysconf(_SC_NPROCESSORS_CONF);
+	if (cpus < 1)
+		cpus = 16;	/* unknown: a modest default */
+	if (cpus > LFHT_MAX_SPLIT)
+		cpus = LFHT_MAX_SPLIT;
+	n = 1U << urcu_i_lfht_order((unsigned long) cpus);
+	uatomic_set(&cached, n);
+	return n;
+}
+
+struct cds_lfht *_cds_lfht_new_with_alloc(unsigned long init_size,
+		unsigned long min_nr_alloc_buckets, unsigned long max_nr_buckets,
+		int flags, const struct cds_lfht_mm_type *mm,
+		const struct rcu_flavor_struct *flavor,
+		const struct cds_lfht_alloc *alloc, pthread_attr_t *attr)
+{
+	struct cds_lfht *ht;
+	unsigned int order, k;
+
+	if (!is_pow2(init_size) || !is_pow2(min_nr_alloc_buckets) || !flavor)
+		return NULL;
+	if (!mm) {
+#if CAA_BITS_PER_LONG > 32
+		if (max_nr_buckets && max_nr_buckets <= (1UL << 32))
+			mm = &cds_lfht_mm_mmap;
+		else
+#endif
+			mm = &cds_lfht_mm_order;
+	}
+	if (!max_nr_buckets && mm == &cds_lfht_mm_order)
+		max_nr_buckets = 1UL << (CAA_BITS_PER_LONG - 1);
+	if (!is_pow2(max_nr_buckets))
+		return NULL;
+	if (max_nr_buckets < min_nr_alloc_buckets)
+		max_nr_buckets = min_nr_alloc_buckets;
+	if (init_size > max_nr_buckets)
+		init_size = max_nr_buckets;
+
+	ht = mm->alloc_cds_lfht(min_nr_alloc_buckets, max_nr_buckets, alloc);
+	if (!ht)
+		return NULL;
+	ht->mm = mm;
+	ht->flavor = flavor;
+	ht->flags = (unsigned char) (flags & (CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING));
+	ht->attr = attr;
+	ht->split_mask = (unsigned char) (split_slots() - 1);
+	order = urcu_i_lfht_order(init_size);
+	for (k = 0; k <= order; k++) {
+		mm->alloc_bucket_table(ht, k);
+		if (ht->alloc_order < (int) k) {
+			urcu_i_lfht_free(ht);
+			return NULL;
+		}
+	}
+	urcu_i_lfht_init_buckets(ht, init_size);
+	ht->size = init_size;
+	ht->resize_target = init_size;
+	if (ht->flags & CDS_LFHT_AUTO_RESIZE)
+		urcu_i_lfht_atfork_flavor(flavor);
+	return ht;
+}
+
+struct cds_lfht *_cds_lfht_new(unsigned long init_size,
+		unsigned long min_nr_alloc_buckets, unsigned long max_nr_buckets,
+		int flags, const struct cds_lfht_mm_type *mm,
+		const struct rcu_flavor_struct *flavor, pthread_attr_t *attr)
+{
+	return _cds_lfht_new_with_alloc(init_size, min_nr_alloc_buckets,
+			max_nr_buckets, flags, mm, flavor, NULL, attr);
+}
+
+void urcu_i_lfht_free(struct cds_lfht *ht)
+{
+	struct cds_lfht_alloc alloc = *ht->alloc;	/* may live in *ht */
+	int k;
+
+	for (k = ht->alloc_order; k >= 0; k--)
+		ht->mm->free_bucket_table(ht, (unsigned long) k);
+	if (ht->split)
+		alloc.free(alloc.state, ht->split);
+	alloc.free(alloc.state, ht);
+}
+
+/*
+ * Does the table hold no user node?  Runs in a read-side critical section
+ * of the table's flavor, entered here if the caller is not in one (qsbr:
+ * online for the walk, offline again after).
+ */
+static bool table_empty(struct cds_lfht *ht)
+{
+	const struct rcu_flavor_struct *fl = ht->flavor;
+	bool enter = !fl->read_ongoing();
+	struct cds_lfht_node *node;
+	bool empty = true;
+	uintptr_t next;
+
+	if (enter) {
+		fl->thread_online();
+		fl->read_lock();
+	}
+	for (node = urcu_i_lfht_bucket(ht, 0); node; node = urcu_i_lfht_ptr(next)) {
+		next = urcu_i_lfht_load_next(node);
+		if (!(next & LFHT_OWN_FLAGS)) {
+			empty = false;
+			break;
+		}
+	}
+	if (enter) {
+		fl->read_unlock();
+		fl->thread_offline();
+	}
+	return empty;
+}
+
+int cds_lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr)
+{
+	if (!table_empty(ht))
+		return -EPERM;
+	if (ht->flags & CDS_LFHT_AUTO_RESIZE) {
+		/*
+		 * Asynchronous: the background thread frees the table after
+		 * the resize of it in progress, if any, which the flag cuts
+		 * short.  Read attr first: the table may be gone on return
+		 * from urcu_i_lfht_queue_work().
+		 */
+		if (attr)
+			*attr = ht->attr;
+		uatomic_or(&ht->state, LFHT_DESTROYING);
+		urcu_i_lfht_queue_work(ht, LFHT_WORK_DESTROY);
+		return 0;
+	}
+	if (!urcu_i_lfht_resize_trylock(ht))
+		return -EBUSY;
+	if (attr)
+		*attr = ht->attr;
+	urcu_i_lfht_free(ht);
+	return 0;
+}
+
+/* ---- accounting ------------------------------------------------------------ */
+
+/* The split counters, allocated by the first update that needs them. */
+static struct urcu_i_lfht_split *get_split(struct cds_lfht *ht)
+{
+	struct urcu_i_lfht_split *split = rcu_dereference(ht->split), *old;
+	size_t bytes;
+
+	if (caa_likely(split))
+		return split;
+	bytes = (ht->split_mask + 1U) * sizeof(*split);
+	if (ht->alloc->aligned_alloc) {
+		split = ht->alloc->aligned_alloc(ht->alloc->state, CAA_CACHE_LINE_SIZE, bytes);
+		if (split)
+			memset(split, 0, bytes);
+	} else {
+		split = ht->alloc->calloc(ht->alloc->state, 1, bytes);
+	}
+	if (!split)
+		return NULL;	/* out of memory: this update goes uncounted */
+	/*
+	 * Full barrier (uatomic_cmpxchg): publishes the zeroed counters;
+	 * pairs with the consume load above.  Losing the race frees ours.
+	 */
+	old = uatomic_cmpxchg(&ht->split, (struct urcu_i_lfht_split *) NULL, split);
+	if (old) {
+		ht->alloc->free(ht->alloc->state, split);
+		return old;
+	}
+	return split;
+}
+
+static unsigned int split_index(const struct cds_lfht *ht, unsigned long hash)
+{
+	int cpu = sched_getcpu();
+
+	return (cpu < 0 ? (unsigned int) hash : (unsigned int) cpu) & ht->split_mask;
+}
+
+long urcu_i_lfht_split_sum(struct cds_lfht *ht)
+{
+	struct urcu_i_lfht_split *split = rcu_dereference(ht->split);
+	unsigned long sum = 0;
+	unsigned int i;
+
+	if (!split)
+		return 0;
+	for (i = 0; i <= ht->split_mask; i++)
+		sum += uatomic_read(&split[i].add) - uatomic_read(&split[i].del);
+	return (long) sum;
+}
+
+/* Ask the background thread to resize towards target (a power of two). */
+static void request_resize(struct cds_lfht *ht, unsigned long size, unsigned long target)
+{
+	unsigned long max = 1UL << ht->max_order, cur, found;
+
+	if (target > max)
+		target = max;
+	if (target > size) {
+		/* Raise resize_target (a grow cancels a pending shrink). */
+		cur = uatomic_read(&ht->resize_target);
+		while (cur < target) {
+			found = uatomic_cmpxchg(&ht->resize_target, cur, target);
+			if (found == cur) {
+				urcu_i_lfht_queue_work(ht, LFHT_WORK_RESIZE);
+				return;
+			}
+			cur = found;
+		}
+	} else if (target < size) {
+		if (uatomic_cmpxchg(&ht->resize_target, size, target) == size)
+			urcu_i_lfht_queue_work(ht, LFHT_WORK_RESIZE);
+	}
+}
+
+/* Commit delta (+-1024) to the table-wide count; apply the policy. */
+static void commit_count(struct cds_lfht *ht, unsigned long size, long delta)
+{
+	long count = uatomic_add_return_mo(&ht->count, delta, CMM_RELAXED);
+	unsigned long c = (unsigned long) count;
+
+	if (!(ht->flags & CDS_LFHT_AUTO_RESIZE) || count <= 0 || !is_pow2(c))
+		return;
+	if (uatomic_read(&ht->state) & LFHT_DESTROYING)
+		return;
+	if (delta > 0) {
+		if (c >= LFHT_GROW_LOAD * size)
+			request_resize(ht, size, c);
+	} else if (ht->flags & CDS_LFHT_ACCOUNTING) {
+		if (c * LFHT_SHRINK_LOAD_INV <= size
+				&& c >= ((unsigned long) ht->split_mask + 1) << LFHT_COMMIT_ORDER)
+			request_resize(ht, size, c);
+	}
+}
+
+/* Small-table check after an add that met a long chain (see the top). */
+static void check_chain(struct cds_lfht *ht, unsigned long size)
+{
+	unsigned long limit = ((unsigned long) ht->split_mask + 1) << LFHT_COMMIT_ORDER;
+	long n;
+
+	if ((unsigned long) uatomic_read(&ht->count) >= limit)
+		return;		/* large: the committed count decides */
+	n = urcu_i_lfht_split_sum(ht);
+	if (n <= 0 || (unsigned long) n <= size)
+		return;
+	if (uatomic_read(&ht->state) & LFHT_DESTROYING)
+		return;
+	request_resize(ht, size, 1UL << urcu_i_lfht_order((unsigned long) n));
+}
+
+void urcu_i_lfht_count_add(struct cds_lfht *ht, unsigned long size, unsigned long hash,
+		unsigned int chain)
+{
+	struct urcu_i_lfht_split *split = get_split(ht);
+	unsigned long v;
+
+	if (caa_unlikely(!split))
+		return;
+	/* Relaxed: a statistic; the policy tolerates any interleaving. */
+	v = uatomic_add_return_mo(&split[split_index(ht, hash)].add, 1, CMM_RELAXED);
+	if (caa_unlikely(!(v & ((1UL << LFHT_COMMIT_ORDER) - 1))))
+		commit_count(ht, size, 1L << LFHT_COMMIT_ORDER);
+	else if (caa_unlikely(chain >= LFHT_CHAIN_LEN)
+			&& (ht->flags & CDS_LFHT_AUTO_RESIZE))
+		check_chain(ht, size);
+}
+
+void urcu_i_lfht_count_del(struct cds_lfht *ht, unsigned long size, unsigned long hash)
+{
+	struct urcu_i_lfht_split *split = get_split(ht);
+	unsigned long v;
+
+	if (caa_unlikely(!split))
+		return;
+	/* Relaxed: as in urcu_i_lfht_count_add. */
+	v = uatomic_add_return_mo(&split[split_index(ht, hash)].del, 1, CMM_RELAXED);
+	if (caa_unlikely(!(v & ((1UL << LFHT_COMMIT_ORDER) - 1))))
+		commit_count(ht, size, -(1L << LFHT_COMMIT_ORDER));
+}
