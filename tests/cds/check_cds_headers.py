@@ -16,6 +16,7 @@ under -Wall -Wextra -Werror.  TAP output.
 
 Usage: check_cds_headers.py --inc DIR ... --cc CMD... [--cxx CMD...]
 """
+import concurrent.futures
 import subprocess
 import sys
 
@@ -140,33 +141,39 @@ def main():
         langs.append(('C++', opts['--cxx'], CXX_FLAGS))
     tap = Tap()
     includes = ''.join('#include <%s>\n' % h for h in CDS_HEADERS)
+    # (description, source, extra flags, expectation) for every compile.
+    checks = []
     for lang, cmd, flags in langs:
         for lgpl in (False, True):
             mode = '%s, %s' % (lang, 'with _LGPL_SOURCE' if lgpl else 'without _LGPL_SOURCE')
             defs = ['-D_LGPL_SOURCE'] if lgpl else []
+            job = (cmd, flags, defs)
             for umbrella in ('', 'urcu.h', 'urcu-qsbr.h', 'urcu-bp.h'):
                 first = '#include <%s>\n' % umbrella if umbrella else ''
-                rc, err = compile_src(cmd, flags, incs, first + includes + CALLS, defs)
-                tap.ok(rc == 0 and not err.strip(),
-                       'every cds header%s, every function called: no warning (%s)'
-                       % (' after <%s>' % umbrella if umbrella else '', mode), err)
+                checks.append(('every cds header%s, every function called: no warning (%s)'
+                               % (' after <%s>' % umbrella if umbrella else '', mode),
+                               job, first + includes + CALLS, 'clean', None))
             for header, (macro, use) in DEPRECATED.items():
-                rc, err = compile_src(cmd, flags, incs, '#include <%s>\n' % header, defs)
-                tap.ok(rc == 0 and not err.strip(),
-                       '%s: including it does not warn (%s)' % (header, mode), err)
-                rc, err = compile_src(cmd, flags, incs, '#include <%s>\n%s' % (header, use), defs)
-                tap.ok(rc != 0 and 'deprecated' in err and header in err,
-                       '%s: calling its functions draws the deprecation warning (%s)'
-                       % (header, mode), err or 'compiled without a warning')
-                rc, err = compile_src(cmd, flags, incs,
-                                      '#define %s\n#include <%s>\n%s' % (macro, header, use),
-                                      defs)
-                tap.ok(rc == 0 and not err.strip(),
-                       '%s: defining %s empty silences it (%s)' % (header, macro, mode), err)
-            rc, err = compile_src(cmd, flags, incs, '#include <urcu/urcu_ref.h>\n', defs)
-            tap.ok(rc != 0 and 'deprecated' in err,
-                   'urcu/urcu_ref.h: including it warns that it is deprecated (%s)' % mode,
-                   err or 'compiled without a warning')
+                checks.append(('%s: including it does not warn (%s)' % (header, mode),
+                               job, '#include <%s>\n' % header, 'clean', None))
+                checks.append(('%s: calling its functions draws the deprecation warning (%s)'
+                               % (header, mode), job, '#include <%s>\n%s' % (header, use),
+                               'warns', header))
+                checks.append(('%s: defining %s empty silences it (%s)' % (header, macro, mode),
+                               job, '#define %s\n#include <%s>\n%s' % (macro, header, use),
+                               'clean', None))
+            checks.append(('urcu/urcu_ref.h: including it warns that it is deprecated (%s)'
+                           % mode, job, '#include <urcu/urcu_ref.h>\n', 'warns', None))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
+        futs = [ex.submit(compile_src, job[0], job[1], incs, src, job[2])
+                for _, job, src, _, _ in checks]
+        results = [f.result() for f in futs]
+    for (text, _, _, expect, names), (rc, err) in zip(checks, results):
+        if expect == 'clean':
+            tap.ok(rc == 0 and not err.strip(), text, err)
+        else:
+            tap.ok(rc != 0 and 'deprecated' in err and (names is None or names in err),
+                   text, err or 'compiled without a warning')
     if not opts['--cxx']:
         tap.n += 1
         print('ok %d # SKIP no C++ compiler configured' % tap.n)

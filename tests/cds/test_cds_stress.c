@@ -56,6 +56,7 @@ static const char *const struct_names[] = {
 static const char *const disc_names[] = { "rcu", "mutex", "single", "nonblocking" };
 
 #define POOL_SIZE	256	/* nodes per producer */
+#define T_TAKEN		0x7a4e7a4eU	/* popped, not yet freed */
 #define POP_ALL_EVERY	16	/* one pop-all every so many consumer operations */
 
 struct t_node {
@@ -66,7 +67,7 @@ struct t_node {
 		struct cds_wfq_node wfq;
 		struct cds_lfs_node_rcu lfsr;
 	} link;
-	unsigned int magic;		/* T_LIVE while in use, T_POISON once freed */
+	unsigned int magic;		/* T_LIVE pushed, T_TAKEN popped, T_POISON freed */
 	unsigned int producer;
 	unsigned long seq;
 	struct rcu_head rcu;
@@ -86,7 +87,7 @@ struct t_producer {
 struct t_consumer {
 	pthread_t tid;
 	unsigned long ops;
-	unsigned long poisoned, bad, order, cycles;
+	unsigned long poisoned, taken_twice, bad, order, cycles;
 	unsigned long last_pops, nonempty_pop_alls, wouldblock;
 	long *last_seq;			/* per producer, -1 before the first */
 };
@@ -227,9 +228,20 @@ static void t_consume(struct t_consumer *c, struct t_node *n)
 	unsigned long seq;
 	unsigned int p;
 
-	if (__atomic_load_n(&n->magic, __ATOMIC_RELAXED) != T_LIVE) {
+	/*
+	 * Claim the node: only the claim that finds it T_LIVE may reclaim it,
+	 * so that even a broken structure that hands a node out twice cannot
+	 * make the test hand it to call_rcu twice.
+	 */
+	switch (__atomic_exchange_n(&n->magic, T_TAKEN, __ATOMIC_RELAXED)) {
+	case T_LIVE:
+		break;
+	case T_TAKEN:
+		c->taken_twice++;
+		return;
+	default:
 		c->poisoned++;
-		return;		/* freed already: do not free it twice */
+		return;
 	}
 	p = n->producer;
 	seq = n->seq;
@@ -419,6 +431,9 @@ static void *t_consumer_thread(void *arg)
 	while (!t_load(&go))
 		sched_yield();
 	while (__atomic_load_n(&consumed, __ATOMIC_RELAXED) < total) {
+		/* Also when busy: a broken structure may yield nodes forever. */
+		if (c->ops % 1024 == 0 && t_past_deadline())
+			break;
 		if (t_pop_some(c) != 0) {
 			idle = 0;
 			continue;
@@ -628,6 +643,7 @@ int main(int argc, char **argv)
 		struct t_consumer *c = i < cfg.ncons ? &consumers[i] : &drain_c;
 
 		sum.poisoned += c->poisoned;
+		sum.taken_twice += c->taken_twice;
 		sum.bad += c->bad;
 		sum.order += c->order;
 		sum.cycles += c->cycles;
@@ -652,9 +668,9 @@ int main(int argc, char **argv)
 	tap_ok(missing == 0 && dups == 0,
 		"every item consumed exactly once (%lu missing, %lu duplicated of %lu)",
 		missing, dups, total);
-	tap_ok(sum.poisoned == 0 && sum.bad == 0 && sum.cycles == 0,
-		"no poisoned node, corrupt item or cycle (%lu, %lu, %lu)",
-		sum.poisoned, sum.bad, sum.cycles);
+	tap_ok(sum.poisoned == 0 && sum.taken_twice == 0 && sum.bad == 0 && sum.cycles == 0,
+		"no freed node popped, no node popped twice, no corrupt item, no cycle "
+		"(%lu, %lu, %lu, %lu)", sum.poisoned, sum.taken_twice, sum.bad, sum.cycles);
 	if (cfg.s == S_RCULFQUEUE || cfg.s == S_WFQUEUE)
 		tap_ok(sum.order == 0, "each consumer saw each producer's items in order "
 			"(%lu violations)", sum.order);
