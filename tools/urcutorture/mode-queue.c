@@ -160,6 +160,20 @@ static uint32_t magic_of(struct qnode *n)
 	return __atomic_load_n(&n->magic, __ATOMIC_RELAXED);
 }
 
+/*
+ * Read a node's producer and sequence number; true if the node is live.
+ * The fields are read first, with acquire, pairing with the release stores
+ * of their poison in qnode_reclaim (which poisons the magic before them):
+ * a poisoned field comes with a poisoned magic, so a race with the
+ * poisoning (busted only) counts as poison, never as an order violation.
+ */
+static bool node_read(struct qnode *n, uint32_t *producer, uint64_t *seq)
+{
+	*seq = __atomic_load_n(&n->seq, __ATOMIC_ACQUIRE);
+	*producer = __atomic_load_n(&n->producer, __ATOMIC_ACQUIRE);
+	return magic_of(n) == QN_LIVE;
+}
+
 /* ---- reclamation ---- */
 
 static void qnode_reclaim(struct rcu_head *head)
@@ -170,10 +184,14 @@ static void qnode_reclaim(struct rcu_head *head)
 	if (ut_cb_begin(run, &n->cb)) {
 		struct qrun *qr = qrun_of(run);
 
-		/* Relaxed: after a real grace period nobody reads them. */
+		/*
+		 * After a real grace period nobody reads them.  Under busted,
+		 * the releases order the magic's poison before the other
+		 * fields': pairs with the acquire loads in node_read.
+		 */
 		__atomic_store_n(&n->magic, QN_POISON, __ATOMIC_RELAXED);
-		__atomic_store_n(&n->seq, UINT64_MAX, __ATOMIC_RELAXED);
-		__atomic_store_n(&n->producer, UINT32_MAX, __ATOMIC_RELAXED);
+		__atomic_store_n(&n->seq, UINT64_MAX, __ATOMIC_RELEASE);
+		__atomic_store_n(&n->producer, UINT32_MAX, __ATOMIC_RELEASE);
 		if (run->ops->is_busted) {
 			struct qnode *old = __atomic_load_n(&qr->graveyard, __ATOMIC_RELAXED);
 
@@ -274,7 +292,7 @@ static void q_consume(struct ut_thread *t, struct qnode *n, int w, uint64_t *las
 	uint32_t p;
 	uint64_t s;
 
-	if (magic_of(n) != QN_LIVE) {
+	if (!node_read(n, &p, &s)) {
 		/* Reclaimed already: taken after its callback ran. */
 		ut_count(&t->mode_errors[QE_POISON], 1);
 		return;
@@ -284,8 +302,6 @@ static void q_consume(struct ut_thread *t, struct qnode *n, int w, uint64_t *las
 		ut_count(&t->mode_errors[QE_DUP], 1);
 		return;
 	}
-	p = __atomic_load_n(&n->producer, __ATOMIC_RELAXED);
-	s = __atomic_load_n(&n->seq, __ATOMIC_RELAXED);
 	if (w == QS_QUEUE && p < (uint32_t)qr->nproducers) {
 		if (s <= last_seq[p])
 			ut_count(&t->mode_errors[QE_FIFO], 1);
@@ -414,12 +430,10 @@ static bool walk_check(struct ut_thread *t, struct qnode *n, int w, struct walk_
 	uint64_t s;
 	int k;
 
-	if (magic_of(n) != QN_LIVE) {
+	if (!node_read(n, &p, &s)) {
 		ut_count(&t->mode_errors[QE_POISON], 1);
 		return false;
 	}
-	p = __atomic_load_n(&n->producer, __ATOMIC_RELAXED);
-	s = __atomic_load_n(&n->seq, __ATOMIC_RELAXED);
 	for (k = 0; k < *nseen; k++)
 		if (seen[k].producer == p)
 			break;

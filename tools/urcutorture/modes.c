@@ -17,7 +17,8 @@
 	X(callback)	\
 	X(flood)	\
 	X(barrier)	\
-	X(queue)
+	X(queue)	\
+	X(hash)
 
 #define UT_MODE_DECLARE(n) extern const struct ut_mode_ops ut_mode_##n;
 #define UT_MODE_ENTRY(n) &ut_mode_##n,
