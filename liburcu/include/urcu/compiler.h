@@ -124,6 +124,22 @@
 #define caa_is_signed_type(type)	((type) -1 < (type) 1)
 
 /*
+ * v as an unsigned long; a signed v is sign-extended first (the C
+ * conversion rules do that for any integer no wider than long).
+ */
+#define caa_cast_long_keep_sign(v)	((unsigned long) (v))
+
+/*
+ * GCC's version as one number (major * 10000 + minor * 100 + patch), for
+ * working around a given release; left undefined for clang, which poses as
+ * some GCC version in __GNUC__.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#define URCU_GCC_VERSION \
+	(__GNUC__ * 10000 + __GNUC_MINOR__ * 100 + __GNUC_PATCHLEVEL__)
+#endif
+
+/*
  * Cast that is allowed to drop qualifiers and change pointer types, for the
  * few places (such as rcu_dereference on a const object) where C++ would
  * otherwise reject the implicit conversion C accepts.

@@ -68,6 +68,13 @@ void cds_list_add_tail(struct cds_list_head *newp, struct cds_list_head *head)
 	urcu_i_list_link(newp, head->prev, head);
 }
 
+/* liburcu's name for joining prev and next (what unlinking does). */
+static inline
+void __cds_list_del(struct cds_list_head *prev, struct cds_list_head *next)
+{
+	urcu_i_list_join(prev, next);
+}
+
 /*
  * Unlink elem from its list.  elem's own pointers are left as they were
  * (stale); use cds_list_del_init() to reuse it as an empty head.

@@ -45,4 +45,7 @@ URCU_API int urcu_bp_membarrier_available(void);
 #define urcu_bp_read_ongoing		urcu_bp_i_read_ongoing
 #endif
 
+/* liburcu's other spellings: _urcu_bp_read_lock, rcu_read_lock_bp, ... */
+#include <urcu/map/urcu-bp-compat.h>
+
 #endif /* URCU_URCU_BP_H */

@@ -36,4 +36,7 @@ extern "C" {
 #define urcu_mb_read_ongoing		urcu_mb_i_read_ongoing
 #endif
 
+/* liburcu's other spellings: _urcu_mb_read_lock, rcu_read_lock_mb, ... */
+#include <urcu/map/urcu-mb-compat.h>
+
 #endif /* URCU_URCU_MB_H */

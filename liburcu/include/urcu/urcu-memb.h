@@ -44,4 +44,7 @@ URCU_API int urcu_memb_membarrier_available(void);
 #define urcu_memb_read_ongoing		urcu_memb_i_read_ongoing
 #endif
 
+/* liburcu's other spellings: _urcu_memb_read_lock, rcu_read_lock_memb, ... */
+#include <urcu/map/urcu-memb-compat.h>
+
 #endif /* URCU_URCU_MEMB_H */

@@ -34,4 +34,7 @@
 #define urcu_qsbr_read_unlock		urcu_qsbr_i_read_unlock
 #endif
 
+/* liburcu's other spellings: _urcu_qsbr_read_lock, rcu_read_lock_qsbr, ... */
+#include <urcu/map/urcu-qsbr-compat.h>
+
 #endif /* URCU_URCU_QSBR_H */

@@ -44,4 +44,7 @@ extern "C" {
 #define urcu_signal_read_ongoing		urcu_signal_i_read_ongoing
 #endif
 
+/* liburcu's other spellings: _urcu_signal_read_lock, rcu_read_lock_sig, ... */
+#include <urcu/map/urcu-signal-compat.h>
+
 #endif /* URCU_URCU_SIGNAL_H */

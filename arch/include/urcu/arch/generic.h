@@ -117,6 +117,25 @@
 # endif
 #endif
 
+/*
+ * Every machine urcu runs on keeps its data caches coherent, which is what
+ * lets cmm_mc() and friends above be compiler barriers.  liburcu's name for
+ * that fact, for programs that test it.
+ */
+#ifndef CONFIG_HAVE_MEM_COHERENCY
+#define CONFIG_HAVE_MEM_COHERENCY 1
+#endif
+
+/*
+ * cmm_emit_legacy_smp_mb() (liburcu 0.15): marks a place where releases
+ * before 0.15 implied a full barrier that the 0.15 memory-order API leaves
+ * to the caller.  Ours always emits cmm_smp_mb() there, so code written for
+ * either configuration of liburcu keeps at least the ordering it expects.
+ */
+#ifndef cmm_emit_legacy_smp_mb
+#define cmm_emit_legacy_smp_mb()	cmm_smp_mb()
+#endif
+
 /* Spin-wait hint: at least make the compiler reload what the loop polls. */
 #ifndef caa_cpu_relax
 #define caa_cpu_relax()	cmm_barrier()

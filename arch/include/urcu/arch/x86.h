@@ -43,6 +43,8 @@
 #if defined(__x86_64__) || defined(__SSE2__)
 #define cmm_rmb()	__asm__ __volatile__ ("lfence" : : : "memory")
 #define cmm_wmb()	__asm__ __volatile__ ("sfence" : : : "memory")
+/* liburcu's name for "this processor has the fence instructions". */
+#define CONFIG_RCU_HAVE_FENCE	1
 #else
 #define cmm_rmb()	cmm_mb()
 #define cmm_wmb()	cmm_mb()
@@ -69,5 +71,8 @@ static inline caa_cycles_t caa_get_cycles(void)
 	return ((caa_cycles_t) hi << 32) | lo;
 }
 #define HAS_CAA_GET_CYCLES 1
+
+/* liburcu's older spelling: store the time-stamp counter into val. */
+#define rdtscll(val)	do { (val) = caa_get_cycles(); } while (0)
 
 #endif /* URCU_ARCH_X86_H */

@@ -22,6 +22,22 @@
 #include <urcu/compiler.h>
 #include <urcu/arch.h>
 
+/*
+ * 1- and 2-byte operands: the builtins take them wherever the compiler can
+ * make them lock-free (on a few targets they would otherwise become calls
+ * into libatomic, which urcu does not link).  liburcu's names for the fact.
+ */
+#if !defined(UATOMIC_HAS_ATOMIC_BYTE) && defined(__GCC_ATOMIC_CHAR_LOCK_FREE)
+# if __GCC_ATOMIC_CHAR_LOCK_FREE == 2
+#  define UATOMIC_HAS_ATOMIC_BYTE	1
+# endif
+#endif
+#if !defined(UATOMIC_HAS_ATOMIC_SHORT) && defined(__GCC_ATOMIC_SHORT_LOCK_FREE)
+# if __GCC_ATOMIC_SHORT_LOCK_FREE == 2
+#  define UATOMIC_HAS_ATOMIC_SHORT	1
+# endif
+#endif
+
 /* ------------------------------------------------------------------------ */
 /* Memory orders                                                            */
 

@@ -15,6 +15,14 @@
 #include <urcu/compiler.h>
 
 /*
+ * Every operation works on 1- and 2-byte integers too (lock-prefixed byte
+ * and word instructions); liburcu's names for that, which programs test
+ * before using uatomic on char and short.
+ */
+#define UATOMIC_HAS_ATOMIC_BYTE		1
+#define UATOMIC_HAS_ATOMIC_SHORT	1
+
+/*
  * A seq_cst read-modify-write is already a full barrier here: the
  * CMM_SEQ_CST_FENCE forms (xchg, cmpxchg, add_return, ...) need nothing more.
  */

@@ -8,6 +8,10 @@
 #undef URCU_MAP_URCU_QSBR_H
 #undef URCU_MAP_URCU_BP_H
 #undef rcu_read_lock
+#undef _rcu_read_lock
+#undef _rcu_read_unlock
+#undef _rcu_read_ongoing
+#undef _rcu_quiescent_state
 #undef rcu_read_unlock
 #undef rcu_read_ongoing
 #undef rcu_quiescent_state

@@ -3,7 +3,9 @@
  * Generic RCU names mapped onto the bp flavor (bullet-proof, lazy registration).
  *
  * Included by umbrella headers only: a program that includes a direct
- * header (<urcu/urcu-bp.h>) keeps the generic names free.
+ * header (<urcu/urcu-bp.h>) keeps the generic names free.  The flavor's
+ * suffixed names (rcu_read_lock_bp, ...) are in urcu/map/urcu-bp-compat.h,
+ * which the direct header includes.
  */
 #ifndef URCU_MAP_URCU_BP_H
 #define URCU_MAP_URCU_BP_H
@@ -12,6 +14,13 @@
 #define rcu_read_unlock                  urcu_bp_read_unlock
 #define rcu_read_ongoing                 urcu_bp_read_ongoing
 #define rcu_quiescent_state              urcu_bp_quiescent_state
+
+/* The inline fast paths under their legacy names (urcu/static/urcu-bp.h). */
+#define _rcu_read_lock                   _urcu_bp_read_lock
+#define _rcu_read_unlock                 _urcu_bp_read_unlock
+#define _rcu_read_ongoing                _urcu_bp_read_ongoing
+#define _rcu_quiescent_state             _urcu_bp_quiescent_state
+
 #define rcu_thread_offline               urcu_bp_thread_offline
 #define rcu_thread_online                urcu_bp_thread_online
 #define rcu_register_thread              urcu_bp_register_thread

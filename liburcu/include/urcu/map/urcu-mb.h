@@ -3,7 +3,9 @@
  * Generic RCU names mapped onto the mb flavor (full fences in readers).
  *
  * Included by umbrella headers only: a program that includes a direct
- * header (<urcu/urcu-mb.h>) keeps the generic names free.
+ * header (<urcu/urcu-mb.h>) keeps the generic names free.  The flavor's
+ * suffixed names (rcu_read_lock_mb, ...) are in urcu/map/urcu-mb-compat.h,
+ * which the direct header includes.
  */
 #ifndef URCU_MAP_URCU_MB_H
 #define URCU_MAP_URCU_MB_H
@@ -12,6 +14,13 @@
 #define rcu_read_unlock                  urcu_mb_read_unlock
 #define rcu_read_ongoing                 urcu_mb_read_ongoing
 #define rcu_quiescent_state              urcu_mb_quiescent_state
+
+/* The inline fast paths under their legacy names (urcu/static/urcu-mb.h). */
+#define _rcu_read_lock                   _urcu_mb_read_lock
+#define _rcu_read_unlock                 _urcu_mb_read_unlock
+#define _rcu_read_ongoing                _urcu_mb_read_ongoing
+#define _rcu_quiescent_state             _urcu_mb_quiescent_state
+
 #define rcu_thread_offline               urcu_mb_thread_offline
 #define rcu_thread_online                urcu_mb_thread_online
 #define rcu_register_thread              urcu_mb_register_thread

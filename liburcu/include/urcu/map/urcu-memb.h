@@ -3,15 +3,29 @@
  * Generic RCU names mapped onto the memb flavor (default; membarrier-based).
  *
  * Included by umbrella headers only: a program that includes a direct
- * header (<urcu/urcu-memb.h>) keeps the generic names free.
+ * header (<urcu/urcu-memb.h>) keeps the generic names free.  The flavor's
+ * suffixed names (rcu_read_lock_memb, ...) are in urcu/map/urcu-memb-compat.h,
+ * which the direct header includes.
  */
 #ifndef URCU_MAP_URCU_MEMB_H
 #define URCU_MAP_URCU_MEMB_H
+
+/* memb is the flavor <urcu.h> picks when none is named; liburcu says so. */
+#if !defined(RCU_MEMBARRIER) && !defined(RCU_MB) && !defined(RCU_SIGNAL)
+#define RCU_MEMBARRIER
+#endif
 
 #define rcu_read_lock                    urcu_memb_read_lock
 #define rcu_read_unlock                  urcu_memb_read_unlock
 #define rcu_read_ongoing                 urcu_memb_read_ongoing
 #define rcu_quiescent_state              urcu_memb_quiescent_state
+
+/* The inline fast paths under their legacy names (urcu/static/urcu-memb.h). */
+#define _rcu_read_lock                   _urcu_memb_read_lock
+#define _rcu_read_unlock                 _urcu_memb_read_unlock
+#define _rcu_read_ongoing                _urcu_memb_read_ongoing
+#define _rcu_quiescent_state             _urcu_memb_quiescent_state
+
 #define rcu_thread_offline               urcu_memb_thread_offline
 #define rcu_thread_online                urcu_memb_thread_online
 #define rcu_register_thread              urcu_memb_register_thread

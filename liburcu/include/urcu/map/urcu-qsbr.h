@@ -3,7 +3,9 @@
  * Generic RCU names mapped onto the qsbr flavor (quiescent-state based).
  *
  * Included by umbrella headers only: a program that includes a direct
- * header (<urcu/urcu-qsbr.h>) keeps the generic names free.
+ * header (<urcu/urcu-qsbr.h>) keeps the generic names free.  The flavor's
+ * suffixed names (rcu_read_lock_qsbr, ...) are in urcu/map/urcu-qsbr-compat.h,
+ * which the direct header includes.
  */
 #ifndef URCU_MAP_URCU_QSBR_H
 #define URCU_MAP_URCU_QSBR_H
@@ -12,6 +14,13 @@
 #define rcu_read_unlock                  urcu_qsbr_read_unlock
 #define rcu_read_ongoing                 urcu_qsbr_read_ongoing
 #define rcu_quiescent_state              urcu_qsbr_quiescent_state
+
+/* The inline fast paths under their legacy names (urcu/static/urcu-qsbr.h). */
+#define _rcu_read_lock                   _urcu_qsbr_read_lock
+#define _rcu_read_unlock                 _urcu_qsbr_read_unlock
+#define _rcu_read_ongoing                _urcu_qsbr_read_ongoing
+#define _rcu_quiescent_state             _urcu_qsbr_quiescent_state
+
 #define rcu_thread_offline               urcu_qsbr_thread_offline
 #define rcu_thread_online                urcu_qsbr_thread_online
 #define rcu_register_thread              urcu_qsbr_register_thread

@@ -78,4 +78,24 @@ static inline void urcu_qsbr_i_quiescent_state(void)
 }
 #endif
 
+/*
+ * liburcu's names for the inline fast paths: for programs that include this
+ * header by name with _LGPL_SOURCE, and what the legacy _rcu_read_lock()
+ * and friends expand to (urcu/map/urcu-qsbr.h, urcu/map/urcu-qsbr-compat.h).
+ */
+#define _urcu_qsbr_read_lock		urcu_qsbr_i_read_lock
+#define _urcu_qsbr_read_unlock		urcu_qsbr_i_read_unlock
+#define _urcu_qsbr_read_ongoing		urcu_qsbr_i_read_ongoing
+#define _urcu_qsbr_quiescent_state	urcu_qsbr_i_quiescent_state
+/* Going offline or online may wake or wait for the updater: out of line. */
+#define _urcu_qsbr_thread_offline	urcu_qsbr_thread_offline
+#define _urcu_qsbr_thread_online	urcu_qsbr_thread_online
+
+/*
+ * Included by name, this header also brings the flavor's API, which
+ * declares the two functions above.  (Included by <urcu/urcu-qsbr.h>, this
+ * is a no-op: that header's guard is already defined.)
+ */
+#include <urcu/urcu-qsbr.h>
+
 #endif /* URCU_STATIC_URCU_QSBR_H */
