@@ -33,7 +33,7 @@ void __cds_wfcq_init(struct __cds_wfcq_head *head, struct cds_wfcq_tail *tail)
 	cds_wfcq_i_init_nolock(head, tail);
 }
 
-bool cds_wfcq_empty(cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail)
+bool cds_wfcq_empty(cds_wfcq_head_const_ptr_t head, const struct cds_wfcq_tail *tail)
 {
 	return cds_wfcq_i_empty(head, tail);
 }

@@ -73,6 +73,33 @@ static void call_everything(void (*crcu)(struct rcu_head *, void (*)(struct rcu_
 	cds_lfq_enqueue_rcu(&q, &qn); (void) cds_lfq_dequeue_rcu(&q);
 	(void) cds_lfq_destroy_rcu(&q);
 }
+
+/* wfcqueue with plain head pointers of both types and const (0.14/0.15 C++). */
+static void call_wfcqueue(void)
+{
+	struct cds_wfcq_head h; struct __cds_wfcq_head uh;
+	struct cds_wfcq_tail t, ut; struct cds_wfcq_node n, *node, *tmp;
+	const struct cds_wfcq_head *ch = &h; const struct __cds_wfcq_head *cuh = &uh;
+	int state;
+
+	cds_wfcq_init(&h, &t); __cds_wfcq_init(&uh, &ut); cds_wfcq_node_init(&n);
+	(void) cds_wfcq_empty(&h, &t); (void) cds_wfcq_empty(cuh, &ut);
+	(void) cds_wfcq_empty(ch, &t); (void) cds_wfcq_empty(cds_wfcq_head_const_cast(ch), &t);
+	(void) cds_wfcq_enqueue(&uh, &ut, &n); (void) cds_wfcq_enqueue(&h, &t, &n);
+	(void) __cds_wfcq_dequeue_blocking(&uh, &ut);
+	(void) __cds_wfcq_dequeue_with_state_blocking(&h, &t, &state);
+	(void) __cds_wfcq_dequeue_nonblocking(&uh, &ut);
+	(void) __cds_wfcq_dequeue_with_state_nonblocking(&uh, &ut, &state);
+	(void) __cds_wfcq_splice_blocking(&h, &t, &uh, &ut);
+	(void) __cds_wfcq_splice_nonblocking(&uh, &ut, &h, &t);
+	(void) __cds_wfcq_first_blocking(&h, &t); (void) __cds_wfcq_first_nonblocking(&uh, &ut);
+	(void) __cds_wfcq_next_blocking(&h, &t, &n); (void) __cds_wfcq_next_nonblocking(&uh, &ut, &n);
+	__cds_wfcq_for_each_blocking(&uh, &ut, node) (void) node;
+	__cds_wfcq_for_each_blocking_safe(&h, &t, node, tmp) (void) node;
+	(void) cds_wfcq_enqueue(cds_wfcq_head_cast(&h), &t, &n);
+	(void) cds_wfcq_dequeue_blocking(&h, &t);
+	cds_wfcq_destroy(&h, &t);
+}
 '''
 
 DEPRECATED = {

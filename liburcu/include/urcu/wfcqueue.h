@@ -90,12 +90,21 @@ struct cds_wfcq_tail {
 	struct cds_wfcq_node *p;
 };
 
-/* Both head types start with the dummy node; the functions use only it. */
+/*
+ * Both head types start with the dummy node; the functions use only it.
+ * cds_wfcq_head_const_ptr_t (liburcu 0.15) is the read-only form, taken by
+ * cds_wfcq_empty().
+ */
 #ifndef __cplusplus
 typedef union {
 	struct __cds_wfcq_head *_h;
 	struct cds_wfcq_head *h;
 } __attribute__((__transparent_union__)) cds_wfcq_head_ptr_t;
+
+typedef union {
+	const struct __cds_wfcq_head *_h;
+	const struct cds_wfcq_head *h;
+} __attribute__((__transparent_union__)) cds_wfcq_head_const_ptr_t;
 
 /* Identity in C; exists so that code written for C++ compiles as C too. */
 static inline struct __cds_wfcq_head *__cds_wfcq_head_cast(struct __cds_wfcq_head *head)
@@ -112,6 +121,11 @@ typedef union {
 	struct __cds_wfcq_head *_h;
 	struct cds_wfcq_head *h;
 } cds_wfcq_head_ptr_t;
+
+typedef union {
+	const struct __cds_wfcq_head *_h;
+	const struct cds_wfcq_head *h;
+} cds_wfcq_head_const_ptr_t;
 
 /* C++ has no transparent unions: convert explicitly. */
 static inline cds_wfcq_head_ptr_t __cds_wfcq_head_cast(struct __cds_wfcq_head *head)
@@ -175,7 +189,8 @@ URCU_API void __cds_wfcq_init(struct __cds_wfcq_head *head, struct cds_wfcq_tail
  * True if the queue holds no node.  Two plain loads, no barrier, no
  * exclusion needed; a concurrent enqueue may make the answer stale at once.
  */
-URCU_API bool cds_wfcq_empty(cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail);
+URCU_API bool cds_wfcq_empty(cds_wfcq_head_const_ptr_t head,
+		const struct cds_wfcq_tail *tail);
 
 /* Take / release the dequeue mutex of a struct cds_wfcq_head. */
 URCU_API void cds_wfcq_dequeue_lock(struct cds_wfcq_head *head, struct cds_wfcq_tail *tail);
@@ -265,6 +280,116 @@ URCU_API struct cds_wfcq_node *__cds_wfcq_next_nonblocking(
 
 #ifdef __cplusplus
 }
-#endif
+
+/*
+ * C++ (liburcu 0.14/0.15): cds_wfcq_head_cast() for both head types,
+ * cds_wfcq_head_const_cast(), and templates that let the functions taking a
+ * head union be called with a plain head pointer, as in C.
+ */
+static inline cds_wfcq_head_ptr_t cds_wfcq_head_cast(struct __cds_wfcq_head *head)
+{
+	return __cds_wfcq_head_cast(head);
+}
+
+static inline cds_wfcq_head_const_ptr_t cds_wfcq_head_const_cast(
+		const struct __cds_wfcq_head *head)
+{
+	cds_wfcq_head_const_ptr_t ret;
+
+	ret._h = head;
+	return ret;
+}
+
+static inline cds_wfcq_head_const_ptr_t cds_wfcq_head_const_cast(
+		const struct cds_wfcq_head *head)
+{
+	cds_wfcq_head_const_ptr_t ret;
+
+	ret.h = head;
+	return ret;
+}
+
+template<typename T> static inline bool cds_wfcq_empty(T head,
+		const struct cds_wfcq_tail *tail)
+{
+	return cds_wfcq_empty(cds_wfcq_head_const_cast(head), tail);
+}
+
+template<typename T> static inline bool cds_wfcq_enqueue(T head,
+		struct cds_wfcq_tail *tail, struct cds_wfcq_node *node)
+{
+	return cds_wfcq_enqueue(cds_wfcq_head_cast(head), tail, node);
+}
+
+template<typename T> static inline struct cds_wfcq_node *__cds_wfcq_dequeue_blocking(
+		T head, struct cds_wfcq_tail *tail)
+{
+	return __cds_wfcq_dequeue_blocking(cds_wfcq_head_cast(head), tail);
+}
+
+template<typename T> static inline struct cds_wfcq_node *
+__cds_wfcq_dequeue_with_state_blocking(T head, struct cds_wfcq_tail *tail, int *state)
+{
+	return __cds_wfcq_dequeue_with_state_blocking(cds_wfcq_head_cast(head), tail, state);
+}
+
+template<typename T> static inline struct cds_wfcq_node *__cds_wfcq_dequeue_nonblocking(
+		T head, struct cds_wfcq_tail *tail)
+{
+	return __cds_wfcq_dequeue_nonblocking(cds_wfcq_head_cast(head), tail);
+}
+
+template<typename T> static inline struct cds_wfcq_node *
+__cds_wfcq_dequeue_with_state_nonblocking(T head, struct cds_wfcq_tail *tail, int *state)
+{
+	return __cds_wfcq_dequeue_with_state_nonblocking(cds_wfcq_head_cast(head), tail, state);
+}
+
+template<typename T, typename U> static inline enum cds_wfcq_ret __cds_wfcq_splice_blocking(
+		T dest_head, struct cds_wfcq_tail *dest_tail,
+		U src_head, struct cds_wfcq_tail *src_tail)
+{
+	return __cds_wfcq_splice_blocking(cds_wfcq_head_cast(dest_head), dest_tail,
+			cds_wfcq_head_cast(src_head), src_tail);
+}
+
+template<typename T, typename U> static inline enum cds_wfcq_ret __cds_wfcq_splice_nonblocking(
+		T dest_head, struct cds_wfcq_tail *dest_tail,
+		U src_head, struct cds_wfcq_tail *src_tail)
+{
+	return __cds_wfcq_splice_nonblocking(cds_wfcq_head_cast(dest_head), dest_tail,
+			cds_wfcq_head_cast(src_head), src_tail);
+}
+
+template<typename T> static inline struct cds_wfcq_node *__cds_wfcq_first_blocking(
+		T head, struct cds_wfcq_tail *tail)
+{
+	return __cds_wfcq_first_blocking(cds_wfcq_head_cast(head), tail);
+}
+
+template<typename T> static inline struct cds_wfcq_node *__cds_wfcq_first_nonblocking(
+		T head, struct cds_wfcq_tail *tail)
+{
+	return __cds_wfcq_first_nonblocking(cds_wfcq_head_cast(head), tail);
+}
+
+template<typename T> static inline struct cds_wfcq_node *__cds_wfcq_next_blocking(
+		T head, struct cds_wfcq_tail *tail, struct cds_wfcq_node *node)
+{
+	return __cds_wfcq_next_blocking(cds_wfcq_head_cast(head), tail, node);
+}
+
+template<typename T> static inline struct cds_wfcq_node *__cds_wfcq_next_nonblocking(
+		T head, struct cds_wfcq_tail *tail, struct cds_wfcq_node *node)
+{
+	return __cds_wfcq_next_nonblocking(cds_wfcq_head_cast(head), tail, node);
+}
+
+#else /* !__cplusplus */
+
+/* Identity in C (the union converts implicitly); for code shared with C++. */
+#define cds_wfcq_head_const_cast(head)	(head)
+
+#endif /* !__cplusplus */
 
 #endif /* URCU_WFCQUEUE_H */

@@ -120,15 +120,22 @@ static inline void cds_wfcq_i_destroy(struct cds_wfcq_head *head,
 	(void) ret;
 }
 
-static inline bool cds_wfcq_i_empty(cds_wfcq_head_ptr_t head,
-		struct cds_wfcq_tail *tail)
+/* Empty test on the head's dummy node (the two head types share it). */
+static inline bool cds_wfcq_i_empty_node(const struct cds_wfcq_node *hnode,
+		const struct cds_wfcq_tail *tail)
 {
 	/*
 	 * Both loads are needed: between E2 and E3 of the first enqueue the
 	 * head's next is still NULL but the tail has moved.
 	 */
-	return CMM_LOAD_SHARED(head._h->node.next) == NULL
-		&& CMM_LOAD_SHARED(tail->p) == &head._h->node;
+	return CMM_LOAD_SHARED(hnode->next) == NULL
+		&& CMM_LOAD_SHARED(tail->p) == hnode;
+}
+
+static inline bool cds_wfcq_i_empty(cds_wfcq_head_const_ptr_t head,
+		const struct cds_wfcq_tail *tail)
+{
+	return cds_wfcq_i_empty_node(&head._h->node, tail);
 }
 
 static inline void cds_wfcq_i_dequeue_lock(struct cds_wfcq_head *head,
@@ -202,7 +209,7 @@ static inline struct cds_wfcq_node *cds_wfcq_i_wait_next(struct cds_wfcq_node *n
 static inline struct cds_wfcq_node *cds_wfcq_i_first(cds_wfcq_head_ptr_t head,
 		struct cds_wfcq_tail *tail, bool blocking)
 {
-	if (cds_wfcq_i_empty(head, tail))
+	if (cds_wfcq_i_empty_node(&head._h->node, tail))
 		return NULL;
 	/* Not empty: the first node is linked from the head or about to be. */
 	return cds_wfcq_i_wait_next(&head._h->node, blocking);
@@ -236,7 +243,7 @@ static inline struct cds_wfcq_node *cds_wfcq_i_dequeue_with_state(
 
 	if (state)
 		*state = 0;
-	if (cds_wfcq_i_empty(head, tail))
+	if (cds_wfcq_i_empty_node(&head._h->node, tail))
 		return NULL;
 	node = cds_wfcq_i_wait_next(&head._h->node, blocking);
 	if (node == CDS_WFCQ_WOULDBLOCK)
@@ -301,7 +308,7 @@ static inline enum cds_wfcq_ret cds_wfcq_i_splice(
 
 	/* Splicing a queue into itself would lose every node. */
 	urcu_assert(dest_head._h != src_head._h);
-	if (cds_wfcq_i_empty(src_head, src_tail))
+	if (cds_wfcq_i_empty_node(&src_head._h->node, src_tail))
 		return CDS_WFCQ_RET_SRC_EMPTY;
 	first = cds_wfcq_i_wait_next(&src_head._h->node, blocking);
 	if (first == CDS_WFCQ_WOULDBLOCK)
