@@ -52,7 +52,7 @@ ok $st "meson setup: liburcu-qsbr and liburcu-cds from subprojects/urcu"
 if [ $st -eq 0 ]; then
 	grep -q 'liburcu-qsbr.*found: NO' "$tmp/setup.log" \
 		&& { echo "# the fallback was not used:"; show "$tmp/setup.log"; }
-	ninja -C "$tmp/build" >"$tmp/build.log" 2>&1
+	ninja -j 2 -C "$tmp/build" >"$tmp/build.log" 2>&1
 	st=$?
 	ok $st "the consumer builds and links against the subproject"
 	[ $st -eq 0 ] || show "$tmp/build.log"
