@@ -139,6 +139,18 @@ static inline unsigned long urcu_i_lfht_bitrev(unsigned long v)
 #endif
 }
 
+/*
+ * Does hash a come after hash b in the split order (bitrev(a) > bitrev(b))?
+ * The lowest differing bit decides: it is the highest bit reversed.
+ * False when a == b.  Five instructions, no bit reversal.
+ */
+static inline bool urcu_i_lfht_after(unsigned long a, unsigned long b)
+{
+	unsigned long d = a ^ b;
+
+	return (a & d & (0UL - d)) != 0;
+}
+
 /* The low nbits bits of v, reversed (nbits 0 gives 0). */
 static inline unsigned long urcu_i_lfht_rev_bits(unsigned long v, unsigned int nbits)
 {

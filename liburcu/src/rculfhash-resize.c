@@ -37,6 +37,8 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <signal.h>
+#include <urcu/static/urcu-signal-nr.h>
 
 #include "common.h"
 #include "rculfhash-internal.h"
@@ -128,7 +130,7 @@ void urcu_i_lfht_init_buckets(struct cds_lfht *ht, unsigned long size)
 	for (u = 0; u < size; u++) {
 		idx = urcu_i_lfht_rev_bits(u, order);
 		node = urcu_i_lfht_bucket(ht, idx);
-		node->reverse_hash = urcu_i_lfht_bitrev(idx);
+		node->reverse_hash = idx;
 		if (prev)
 			prev->next = (struct cds_lfht_node *)
 				((uintptr_t) node | LFHT_TO_BUCKET | LFHT_BUCKET);
@@ -179,7 +181,7 @@ static bool grow_pass(struct cds_lfht *ht, unsigned long old_size, unsigned long
 		for (m = 1; m < (1UL << d); m++) {
 			idx = i | (urcu_i_lfht_rev_bits(m, d) << s);
 			node = urcu_i_lfht_bucket(ht, idx);
-			node->reverse_hash = urcu_i_lfht_bitrev(idx);
+			node->reverse_hash = idx;
 			steps += link_bucket(start, node);
 			start = node;
 			if (steps >= LFHT_QUIESCE_STEPS) {
@@ -237,7 +239,7 @@ restart:
 		w = urcu_i_lfht_load_next(cur);
 		steps++;
 		if ((w & LFHT_OWN_FLAGS) == LFHT_BUCKET) {
-			if (urcu_i_lfht_bitrev(cur->reverse_hash) < new_size)
+			if (cur->reverse_hash < new_size)
 				break;	/* the next remaining bucket: range done */
 			/* Mark it removed (full barrier CAS, I2); retry on a race. */
 			if (urcu_i_lfht_cas_next(cur, w, w | LFHT_REMOVED) != w)
@@ -308,10 +310,25 @@ void urcu_i_lfht_do_resize(struct cds_lfht *ht)
 	}
 }
 
+/*
+ * The signal flavor's grace periods wait for every registered thread to
+ * take SIGRCU, which the background thread blocks like every other signal.
+ * Weak: liburcu-cds does not depend on liburcu-signal; the reference
+ * resolves when the program uses that flavor.
+ */
+extern void urcu_signal_register_thread(void) __attribute__((weak));
+
 void urcu_i_lfht_background_resize(struct cds_lfht *ht)
 {
 	const struct rcu_flavor_struct *fl = ht->flavor;
+	bool sig = urcu_signal_register_thread && fl->register_thread == urcu_signal_register_thread;
+	sigset_t set, old;
 
+	if (sig) {
+		sigemptyset(&set);
+		sigaddset(&set, SIGRCU);
+		(void) pthread_sigmask(SIG_UNBLOCK, &set, &old);
+	}
 	fl->register_thread();
 	fl->thread_offline();	/* qsbr: the resize goes online only to walk */
 	urcu_i_lfht_resize_lock(ht);
@@ -319,6 +336,8 @@ void urcu_i_lfht_background_resize(struct cds_lfht *ht)
 	urcu_i_lfht_resize_unlock(ht);
 	fl->thread_online();
 	fl->unregister_thread();
+	if (sig)
+		(void) pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 void cds_lfht_resize(struct cds_lfht *ht, unsigned long new_size)

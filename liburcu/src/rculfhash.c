@@ -4,15 +4,20 @@
  *
  * Structure (Shalev & Shavit, "Split-ordered lists", J. ACM 53(3), 2006).
  * Every node of the table, user nodes and the table's own bucket nodes, is
- * on ONE singly linked list sorted by reverse_hash = bitrev(hash).  Bucket
- * node i has reverse_hash bitrev(i) and comes before every user node with
- * the same reverse_hash.  With size = 2^s buckets, the user nodes whose
- * hash has low bits i are exactly the nodes between bucket node i and the
- * next bucket node of an index < size: their reverse hashes lie in
- * [bitrev(i), bitrev(i) + 2^(W-s)), W the bits of a long.  An operation on
- * hash h loads size once and starts at bucket node h & (size - 1).  The
- * list order does not depend on size, so a resize only adds or removes
- * bucket nodes; user nodes never move.
+ * on ONE singly linked list sorted by bitrev(hash), the "split order".
+ * Bucket node i has hash i and comes before every user node with hash i.
+ * With size = 2^s buckets, the user nodes whose hash has low bits i are
+ * exactly the nodes between bucket node i and the next bucket node of an
+ * index < size: their bit-reversed hashes lie in [bitrev(i), bitrev(i) +
+ * 2^(W-s)), W the bits of a long.  An operation on hash h loads size once
+ * and starts at bucket node h & (size - 1).  The list order does not
+ * depend on size, so a resize only adds or removes bucket nodes; user
+ * nodes never move.
+ *
+ * A node's reverse_hash field (liburcu's name) holds its hash itself, not
+ * reversed: hash a comes after hash b in the split order exactly when a
+ * has a 1 at the lowest bit where they differ (urcu_i_lfht_after), a few
+ * instructions per comparison instead of a bit reversal per operation.
  *
  * Removal (Michael, "High performance dynamic lock-free hash tables and
  * list-based sets", SPAA 2002).  A node is removed logically by the CAS
@@ -22,11 +27,11 @@
  * which describes the target and travels with the pointer.
  *
  * Invariants (I1-I5), each kept by every CAS below:
- *  I1 The list is sorted by reverse_hash; bucket node i precedes the user
- *     nodes with reverse_hash bitrev(i).  An insertion CAS links a node
- *     between prev and cur with prev.rh < node.rh <= cur.rh (add: after
- *     equal ones); it expects prev->next == cur with prev not removed, so
- *     the pair it examined is still adjacent when it succeeds.
+ *  I1 The list is in split order; bucket node i precedes the user nodes
+ *     with hash i.  An insertion CAS links a node between prev and cur
+ *     with prev < node <= cur in split order (add: after equal ones); it
+ *     expects prev->next == cur with prev not removed, so the pair it
+ *     examined is still adjacent when it succeeds.
  *  I2 A removed node's next word never changes again (every CAS on a next
  *     word expects the REMOVED bit clear).  So a reader standing on a
  *     removed, even unlinked, node follows a frozen pointer back into the
@@ -57,7 +62,7 @@
  *    continues past new's position; one that reads it after skips old and
  *    meets new.  Never both, never neither.
  *  - Uniqueness (only add_unique/add_replace): add_unique links its node
- *    FIRST in the run of equal reverse hashes, by a CAS expecting the run's
+ *    FIRST in the run of equal hashes, by a CAS expecting the run's
  *    head, after checking that no live node of the run matches.  A racing
  *    add_unique of the same key changes that head, so one of the two fails
  *    and rescans.  A traversal that passed a node of the key has passed the
@@ -68,7 +73,7 @@
  *    thread changed, i.e. by another thread's completed step.
  *
  * The lookup shortcut.  A lookup that meets a link with TO_BUCKET would
- * normally load the bucket node to compare its reverse hash.  While no
+ * normally load the bucket node to compare its hash.  While no
  * resize runs, the only bucket nodes are those of indices < size, and the
  * first one after the start bucket begins the next bucket's range, so the
  * walk can stop without loading it (one cache miss less on most misses).
@@ -111,12 +116,12 @@ static inline unsigned long load_size(struct cds_lfht *ht)
 /*
  * Walk from start (a node that cannot be removed during the walk: a bucket
  * node of the size loaded, or a bucket node the resizer owns) to the
- * position of reverse hash rh, unlinking removed nodes on the way.
- * POS_BEFORE_EQUAL stops before the first user node with reverse hash rh,
+ * position of hash h, unlinking removed nodes on the way.
+ * POS_BEFORE_EQUAL stops before the first user node with hash h,
  * POS_AFTER_EQUAL after the last one.  Returns false when an unlink CAS
  * lost a race (the caller restarts).
  */
-bool urcu_i_lfht_find_pos(struct cds_lfht_node *start, unsigned long rh, int where,
+bool urcu_i_lfht_find_pos(struct cds_lfht_node *start, unsigned long h, int where,
 		struct urcu_i_lfht_pos *pos)
 {
 	struct cds_lfht_node *prev = start, *cur;
@@ -141,10 +146,12 @@ bool urcu_i_lfht_find_pos(struct cds_lfht_node *start, unsigned long rh, int whe
 			continue;
 		}
 		r = cur->reverse_hash;
-		if (r > rh)
+		if (r == h) {
+			if (where == POS_BEFORE_EQUAL && !(w & LFHT_BUCKET))
+				break;
+		} else if (urcu_i_lfht_after(r, h)) {
 			break;
-		if (r == rh && where == POS_BEFORE_EQUAL && !(w & LFHT_BUCKET))
-			break;
+		}
 		if (!(w & LFHT_BUCKET) && r != last) {
 			chain++;
 			last = r;
@@ -166,13 +173,13 @@ bool urcu_i_lfht_find_pos(struct cds_lfht_node *start, unsigned long rh, int whe
  */
 static void unlink_removed(struct cds_lfht *ht, struct cds_lfht_node *node)
 {
-	unsigned long rh = node->reverse_hash, size;
+	unsigned long h = node->reverse_hash, size;
 	struct cds_lfht_node *prev, *cur;
 	uintptr_t prev_next, w, v;
 
 retry:
 	size = load_size(ht);
-	prev = urcu_i_lfht_bucket(ht, urcu_i_lfht_bitrev(rh) & (size - 1));
+	prev = urcu_i_lfht_bucket(ht, h & (size - 1));
 	prev_next = urcu_i_lfht_load_next(prev);
 	if (caa_unlikely(prev_next & LFHT_REMOVED)) {
 		caa_cpu_relax();
@@ -192,7 +199,7 @@ retry:
 			prev_next = v;
 			continue;
 		}
-		if (cur->reverse_hash > rh)
+		if (urcu_i_lfht_after(cur->reverse_hash, h))
 			return;
 		prev = cur;
 		prev_next = w;
@@ -235,8 +242,8 @@ void cds_lfht_lookup(struct cds_lfht *ht, unsigned long hash,
 	/* Acquire: read before size, compared again before the shortcut. */
 	unsigned long seq = uatomic_load(&ht->resize_seq, CMM_ACQUIRE);
 	unsigned long size = load_size(ht);
-	unsigned long rh = urcu_i_lfht_bitrev(hash);
 	struct cds_lfht_node *node;
+	unsigned long r;
 	uintptr_t next;
 
 	check_read_side(ht, "cds_lfht_lookup");
@@ -257,13 +264,15 @@ void cds_lfht_lookup(struct cds_lfht *ht, unsigned long hash,
 				break;
 			}
 		}
-		if (node->reverse_hash > rh) {
+		r = node->reverse_hash;
+		next = urcu_i_lfht_load_next(node);
+		if (r == hash) {
+			if (!(next & LFHT_OWN_FLAGS) && match(node, key))
+				break;
+		} else if (urcu_i_lfht_after(r, hash)) {
 			node = NULL;
 			break;
 		}
-		next = urcu_i_lfht_load_next(node);
-		if (node->reverse_hash == rh && !(next & LFHT_OWN_FLAGS) && match(node, key))
-			break;
 	}
 	iter->node = node;
 	iter->next = (struct cds_lfht_node *) next;
@@ -274,23 +283,24 @@ void cds_lfht_next_duplicate(struct cds_lfht *ht caa_unused,
 		struct cds_lfht_iter *iter)
 {
 	struct cds_lfht_node *node;
-	unsigned long rh;
+	unsigned long h;
 	uintptr_t next;
 
 	if (!iter->node)
 		return;
-	rh = iter->node->reverse_hash;
+	h = iter->node->reverse_hash;
 	next = (uintptr_t) iter->next;
 	for (;;) {
 		node = urcu_i_lfht_ptr(next);
 		if (!node)
 			break;
-		if (node->reverse_hash > rh) {
+		/* Sorted: the first other hash ends the run (I1). */
+		if (node->reverse_hash != h) {
 			node = NULL;
 			break;
 		}
 		next = urcu_i_lfht_load_next(node);
-		if (node->reverse_hash == rh && !(next & LFHT_OWN_FLAGS) && match(node, key))
+		if (!(next & LFHT_OWN_FLAGS) && match(node, key))
 			break;
 	}
 	iter->node = node;
@@ -351,14 +361,14 @@ void cds_lfht_count_nodes(struct cds_lfht *ht, long *split_count_before,
 
 void cds_lfht_add(struct cds_lfht *ht, unsigned long hash, struct cds_lfht_node *node)
 {
-	unsigned long size, rh = urcu_i_lfht_bitrev(hash);
 	struct urcu_i_lfht_pos pos;
+	unsigned long size;
 
 	check_read_side(ht, "cds_lfht_add");
-	node->reverse_hash = rh;
+	node->reverse_hash = hash;
 	for (;;) {
 		size = load_size(ht);
-		if (find_pos(urcu_i_lfht_bucket(ht, hash & (size - 1)), rh,
+		if (find_pos(urcu_i_lfht_bucket(ht, hash & (size - 1)), hash,
 				POS_AFTER_EQUAL, &pos) && link_at(&pos, node))
 			break;
 	}
@@ -373,20 +383,20 @@ void cds_lfht_add(struct cds_lfht *ht, unsigned long hash, struct cds_lfht_node 
 static struct cds_lfht_node *add_unique(struct cds_lfht *ht, unsigned long hash,
 		cds_lfht_match_fct match, const void *key, struct cds_lfht_node *node)
 {
-	unsigned long size, rh = urcu_i_lfht_bitrev(hash);
 	struct cds_lfht_node *cur;
 	struct urcu_i_lfht_pos pos;
+	unsigned long size;
 	uintptr_t w;
 
-	node->reverse_hash = rh;
+	node->reverse_hash = hash;
 	for (;;) {
 		size = load_size(ht);
-		if (!find_pos(urcu_i_lfht_bucket(ht, hash & (size - 1)), rh,
+		if (!find_pos(urcu_i_lfht_bucket(ht, hash & (size - 1)), hash,
 				POS_BEFORE_EQUAL, &pos))
 			continue;
 		for (cur = urcu_i_lfht_ptr(pos.prev_next); cur; cur = urcu_i_lfht_ptr(w)) {
 			w = urcu_i_lfht_load_next(cur);
-			if (cur->reverse_hash != rh)
+			if (cur->reverse_hash != hash)
 				break;
 			if (!(w & LFHT_OWN_FLAGS) && match(cur, key))
 				return cur;
@@ -407,7 +417,7 @@ struct cds_lfht_node *cds_lfht_add_unique(struct cds_lfht *ht, unsigned long has
 }
 
 /*
- * Replace old by new_node (same reverse hash already set in new_node): the
+ * Replace old by new_node (same hash already set in new_node): the
  * single CAS of the proof sketch, then unlink old.  -ENOENT if old was
  * removed first.
  */
@@ -450,14 +460,13 @@ int cds_lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *old_iter,
 		struct cds_lfht_node *new_node)
 {
 	struct cds_lfht_node *old = old_iter->node;
-	unsigned long rh = urcu_i_lfht_bitrev(hash);
 
 	check_read_side(ht, "cds_lfht_replace");
 	if (!old)
 		return -ENOENT;
-	if (old->reverse_hash != rh || !match(old, key))
+	if (old->reverse_hash != hash || !match(old, key))
 		return -EINVAL;
-	new_node->reverse_hash = rh;
+	new_node->reverse_hash = hash;
 	return replace_node(ht, old, new_node);
 }
 
@@ -481,7 +490,7 @@ int cds_lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node)
 	unlink_removed(ht, node);
 	if (counting(ht)) {
 		size = load_size(ht);
-		urcu_i_lfht_count_del(ht, size, urcu_i_lfht_bitrev(node->reverse_hash));
+		urcu_i_lfht_count_del(ht, size, node->reverse_hash);
 	}
 	return 0;
 }
