@@ -16,10 +16,7 @@
 #include <urcu/rculist.h>
 #include <urcu/rculfqueue.h>
 #include <urcu/rculfstack.h>
-/* TEMPORARY: until urcu/rculfhash.h (issue 7) lands; then include it plainly. */
-#if __has_include(<urcu/rculfhash.h>)
 #include <urcu/rculfhash.h>
-#endif
 #include <urcu/wfqueue.h>
 #include <urcu/wfcqueue.h>
 #include <urcu/wfstack.h>
