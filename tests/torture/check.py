@@ -137,7 +137,7 @@ def check_json():
         ok(False, "json: stdout is one JSON document", str(e) + "\n" + out[:2000])
         return
     ok(True, "json: stdout is one JSON document")
-    ok(doc.get("schema") == "urcutorture/1", "json: schema urcutorture/1")
+    ok(doc.get("schema") == "urcutorture/2", "json: schema urcutorture/2")
     for key in ["tool", "library", "command_line", "seed", "parameters", "system",
                 "results", "verdict", "exit_code"]:
         ok(key in doc, "json: top-level field %s" % key)
@@ -191,7 +191,7 @@ def check_json():
         ok(rc == 0 and os.path.exists(path), "json: --json=FILE written")
         if os.path.exists(path):
             with open(path) as f:
-                ok(json.load(f).get("schema") == "urcutorture/1", "json: file parses")
+                ok(json.load(f).get("schema") == "urcutorture/2", "json: file parses")
 
 
 def check_tap():

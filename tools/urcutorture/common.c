@@ -3,12 +3,29 @@
  * The leaf of the tool (see common.h): name tables, error totals and the
  * output sink.  Includes only common.h.
  */
+#include <signal.h>
 #include <stdarg.h>
 #include <string.h>
 
 #include "common.h"
 
-const char *const ut_verdict_names[] = { "SUCCESS", "FAILURE", "STALL", "ENVIRONMENT" };
+const char *const ut_verdict_names[] = {
+	"SUCCESS", "FAILURE", "STALL", "ENVIRONMENT", "INTERRUPTED", "REGRESSION",
+};
+
+int ut_stop_signal;
+
+const char *ut_signal_name(int sig)
+{
+	static char buf[32];
+
+	if (sig == SIGINT)
+		return "SIGINT";
+	if (sig == SIGTERM)
+		return "SIGTERM";
+	snprintf(buf, sizeof(buf), "signal %d", sig);
+	return buf;
+}
 
 const char *const ut_error_names[UT_ERR_COUNT] = {
 	"too_short_gp", "poisoned_read", "callback_lost", "callback_duplicated",

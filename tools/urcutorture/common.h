@@ -21,13 +21,33 @@ enum {
 	UT_EXIT_FAILURE = 1,
 	UT_EXIT_STALL = 2,
 	UT_EXIT_ENV = 3,
+	UT_EXIT_REGRESSION = 4,	/* --compare: a figure regressed beyond the threshold */
+	UT_EXIT_INTERRUPTED = 5,	/* SIGINT / SIGTERM: report written, run cut short */
 	UT_EXIT_USAGE = 64,
 	UT_EXIT_SKIP = 77,
 };
 
 /* ---- verdict of one combination or of the whole run ---- */
-enum ut_verdict { UT_SUCCESS, UT_FAILURE, UT_STALL, UT_ENV };
+enum ut_verdict {
+	UT_SUCCESS, UT_FAILURE, UT_STALL, UT_ENV,
+	UT_INTERRUPTED,		/* a signal cut the combination (or the run) short */
+	UT_REGRESSION,		/* whole run only: --compare found a regression */
+};
 extern const char *const ut_verdict_names[];
+
+/*
+ * The signal (SIGINT or SIGTERM) that asked the run to stop, 0 while none
+ * did.  Written once by the signal thread (main.c), read by the controller
+ * loop (run.c) and between combinations; relaxed accesses suffice, the
+ * flag carries no data with it.
+ */
+extern int ut_stop_signal;
+/* "SIGINT", "SIGTERM", else "signal N" (static storage for the latter). */
+const char *ut_signal_name(int sig);
+static inline int ut_stop_requested(void)
+{
+	return __atomic_load_n(&ut_stop_signal, __ATOMIC_RELAXED);
+}
 
 /* ---- error kinds every mode may count (modes add their own: ut.h) ---- */
 enum ut_error {

@@ -586,6 +586,7 @@ const struct ut_mode_ops ut_mode_stress = {
 	.roles = stress_roles,
 	.nroles = 3,
 	.count = stress_count,
+	.readers_check = true,
 	.thread_size = sizeof(struct stress_counts),
 	.result_size = sizeof(struct stress_counts),
 	.setup = stress_setup,

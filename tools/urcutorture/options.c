@@ -79,8 +79,22 @@ static const char help_text[] =
 "                           core:8 pu:2\" (hwloc synthetic) or an hwloc XML file\n"
 "  --dry-run              print the placement plan and the parameters, run nothing\n"
 "\n"
+"Scenarios and baselines:\n"
+"  --scenario=NAME|FILE   run a named battery: smoke (under 30 s, every flavor\n"
+"                           once), ci (under 5 min, every mode x flavor, layouts\n"
+"                           default and per-cpu), qualify (every mode x flavor x\n"
+"                           layout, compact and scatter placement, about an hour),\n"
+"                           soak (hours, rotating), or a scenario file; options\n"
+"                           given here override the scenario's (see urcutorture(1))\n"
+"  --list-scenarios       the built-in scenarios, their size and expected time\n"
+"  --compare=OLD.json     after the run, compare every combination with the one of\n"
+"                           a baseline JSON report; exit 4 if a figure regressed\n"
+"  --regress-threshold=PCT  how much worse a figure may get before it counts as a\n"
+"                           regression (default 50%; see urcutorture(1))\n"
+"  --from-report=NEW.json with --compare: run nothing, compare a saved report\n"
+"\n"
 "Output:\n"
-"  --json=FILE|-          write a schema-versioned JSON report (\"urcutorture/1\")\n"
+"  --json=FILE|-          write a schema-versioned JSON report (\"urcutorture/2\")\n"
 "                           to FILE, or to stdout with \"-\" (the human report then\n"
 "                           goes to stderr)\n"
 "  --tap                  TAP on stdout: one test line per combination; the human\n"
@@ -101,9 +115,12 @@ static const char help_text[] =
 "invoked callbacks, rcu_barrier returning early, polled cookies completing too\n"
 "early or too late; a watchdog reports every thread's state on a stall.\n"
 "\n"
+"SIGINT and SIGTERM stop the workload; the report is printed, marked INTERRUPTED.\n"
+"\n"
 "Exit status: 0 success, 1 RCU correctness failure, 2 stall, 3 environment\n"
-"problem (pinning refused), 64 usage error (one line naming the option, nothing\n"
-"run), 77 feature unavailable in this build (e.g. a flavor not compiled in).\n";
+"problem (pinning refused), 4 performance regression (--compare), 5 interrupted\n"
+"by SIGINT or SIGTERM, 64 usage error (one line naming the option, nothing run),\n"
+"77 feature unavailable in this build (e.g. a flavor not compiled in).\n";
 
 /* The help column: options start at 2, their text at 25, continued at 27. */
 #define HELP_TEXT_COL	25
@@ -179,11 +196,16 @@ static int self_check_modes(void)
 static int usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 
+/* "FILE:LINE" of the scenario run being parsed, NULL for the command line. */
+static const char *err_where;
+
 static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
 	fputs("urcutorture: ", stderr);
+	if (err_where)
+		fprintf(stderr, "%s: ", err_where);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -249,7 +271,8 @@ static int parse_flavors(const char *text, struct ut_config *cfg)
 		const struct ut_flavor_ops *ops = ut_flavor_find(tok);
 
 		if (!ops) {
-			fprintf(stderr, "urcutorture: --flavor: flavor '%s' is not built into this binary\n", tok);
+			fprintf(stderr, "urcutorture: %s%s--flavor: flavor '%s' is not built into this binary\n",
+				err_where ? err_where : "", err_where ? ": " : "", tok);
 			rc = UT_EXIT_SKIP;
 			break;
 		}
@@ -302,7 +325,8 @@ enum {
 	OPT_PIPE_LEN, OPT_READ_DELAY, OPT_UPDATE_DELAY, OPT_RUNS, OPT_DURATION,
 	OPT_STAT, OPT_STALL, OPT_SEED, OPT_PIN, OPT_PIN_R, OPT_PIN_U, OPT_PIN_W,
 	OPT_TOPOLOGY, OPT_DRY_RUN, OPT_JSON, OPT_TAP, OPT_QUIET, OPT_HELP, OPT_VERSION,
-	OPT_LIST_MODES, OPT_SELF_CHECK_MODES,
+	OPT_LIST_MODES, OPT_SELF_CHECK_MODES, OPT_SCENARIO, OPT_LIST_SCENARIOS, OPT_COMPARE,
+	OPT_REGRESS, OPT_FROM_REPORT,
 };
 
 static const struct option long_opts[] = {
@@ -338,6 +362,11 @@ static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "list-modes", no_argument, NULL, OPT_LIST_MODES },
+	{ "scenario", required_argument, NULL, OPT_SCENARIO },
+	{ "list-scenarios", no_argument, NULL, OPT_LIST_SCENARIOS },
+	{ "compare", required_argument, NULL, OPT_COMPARE },
+	{ "regress-threshold", required_argument, NULL, OPT_REGRESS },
+	{ "from-report", required_argument, NULL, OPT_FROM_REPORT },
 	/* Hidden, for the tests: verify the mode registry (TAP on stdout). */
 	{ "self-check-modes", no_argument, NULL, OPT_SELF_CHECK_MODES },
 	{ NULL, 0, NULL, 0 },
@@ -350,7 +379,34 @@ static const char *const pin_opt_names[UT_ROLE_COUNT] = {
 /* Which option set each role's policy, for error messages. */
 static const char *pin_source[UT_ROLE_COUNT];
 
-int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
+/* The default --regress-threshold (docs/TORTURE.md, "Comparing with a
+ * baseline", says how it was measured). */
+#define UT_DEFAULT_REGRESS_THRESHOLD	0.50
+
+/* --regress-threshold=PCT: "40", "40%" or "40.5%"; 1..1000 percent. */
+static int parse_threshold(const char *text, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = text && *text ? strtod(text, &end) : 0;
+	if (!text || !*text || errno || end == text || (*end && strcmp(end, "%")) || !(v == v))
+		return usage_error("--regress-threshold: '%s' is not a percentage (e.g. 50%%)",
+				   text ? text : "");
+	if (v < 1 || v > 1000)
+		return usage_error("--regress-threshold: %g%% is out of range 1..1000%%", v);
+	*out = v / 100.0;
+	return 0;
+}
+
+/*
+ * global == NULL: the command line.  Otherwise one run of a scenario: the
+ * options that belong to the whole invocation (output, scenario, compare,
+ * seed, dry run) are the command line's, already parsed into global, and
+ * are skipped here; no file is opened.
+ */
+static int parse(int argc, char **argv, struct ut_config *cfg, const struct ut_config *global)
 {
 	const char *flavor_text = "memb", *layout_text = "default";
 	struct ut_given given = { 0 };
@@ -379,8 +435,25 @@ int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 	if (cfg->ncpus < 1)
 		cfg->ncpus = 1;
 
+	cfg->regress_threshold = UT_DEFAULT_REGRESS_THRESHOLD;
+	for (int r = 0; r < UT_ROLE_COUNT; r++)
+		pin_source[r] = NULL;
+	if (global) {
+		/* The whole invocation's settings. */
+		cfg->seed = global->seed;
+		cfg->seed_given = global->seed_given;
+		cfg->sink = global->sink;
+		cfg->json_path = global->json_path;
+		cfg->json = global->json;
+		cfg->dry_run = global->dry_run;
+		cfg->quiet = global->quiet;
+		cfg->scenario = global->scenario;
+		cfg->compare_path = global->compare_path;
+		cfg->regress_threshold = global->regress_threshold;
+	}
+
 	opterr = 0;
-	optind = 1;
+	optind = 0;	/* 0: glibc starts a fresh scan (this parser runs once per run) */
 	while ((c = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
 		const char *opt = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
 		char name[64];
@@ -389,10 +462,24 @@ int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 		snprintf(name, sizeof(name), "%s", opt);
 		name[strcspn(name, "=")] = '\0';
 		rc = 0;
+		if (global) {
+			/* The whole invocation's options: parsed with the command line. */
+			switch (c) {
+			case OPT_SEED: case OPT_DRY_RUN: case OPT_JSON: case OPT_TAP: case OPT_QUIET:
+			case OPT_SCENARIO: case OPT_COMPARE: case OPT_REGRESS: case OPT_LIST_SCENARIOS:
+			case OPT_FROM_REPORT:
+				continue;
+			case OPT_HELP: case OPT_VERSION: case OPT_LIST_MODES: case OPT_SELF_CHECK_MODES:
+				return usage_error("%s: not an option of a run", name);
+			default:
+				break;
+			}
+		}
 		switch (c) {
 		case OPT_MODE: {
 			char names[256];
 
+			cfg->mode_given = true;
 			cfg->mode = ut_mode_find(optarg);
 			if (!cfg->mode) {
 				mode_list(names, sizeof(names), NULL);
@@ -431,7 +518,10 @@ int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 		case OPT_READ_DELAY: rc = parse_dur("--read-delay", optarg, true, &cfg->read_delay_ns); break;
 		case OPT_UPDATE_DELAY: rc = parse_dur("--update-delay", optarg, true, &cfg->update_delay_ns); break;
 		case OPT_RUNS: rc = parse_int("--runs", optarg, 1, 64, &cfg->runs); break;
-		case OPT_DURATION: rc = parse_dur("--duration", optarg, false, &cfg->duration_ns); break;
+		case OPT_DURATION:
+			rc = parse_dur("--duration", optarg, false, &cfg->duration_ns);
+			cfg->duration_given = true;
+			break;
 		case OPT_STAT: rc = parse_dur("--stat-interval", optarg, true, &cfg->stat_interval_ns); break;
 		case OPT_STALL: rc = parse_dur("--stall-timeout", optarg, false, &cfg->stall_timeout_ns); break;
 		case OPT_SEED: {
@@ -443,8 +533,26 @@ int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 			cfg->seed = strtoull(optarg, &end, 10);
 			if (errno || *end)
 				return usage_error("--seed: '%s' is not a non-negative integer", optarg);
+			cfg->seed_given = true;
 			break;
 		}
+		case OPT_SCENARIO:
+			if (!*optarg)
+				return usage_error("--scenario: empty name");
+			cfg->scenario = optarg;
+			break;
+		case OPT_LIST_SCENARIOS: cfg->list_scenarios = true; break;
+		case OPT_COMPARE:
+			if (!*optarg)
+				return usage_error("--compare: empty file name");
+			cfg->compare_path = optarg;
+			break;
+		case OPT_REGRESS: rc = parse_threshold(optarg, &cfg->regress_threshold); break;
+		case OPT_FROM_REPORT:
+			if (!*optarg)
+				return usage_error("--from-report: empty file name");
+			cfg->from_report = optarg;
+			break;
 		case OPT_PIN:
 			for (int r = 0; r < UT_ROLE_COUNT; r++) {
 				cfg->pin_text[r] = optarg;
@@ -507,8 +615,15 @@ int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 	{
 		char err[256] = "";
 
-		if (ut_topology_load(cfg->topology_spec, &cfg->topo, err, sizeof(err)))
+		if (global && global->topo && (cfg->topology_spec == global->topology_spec ||
+		    (cfg->topology_spec && global->topology_spec &&
+		     !strcmp(cfg->topology_spec, global->topology_spec)))) {
+			/* A scenario's run on the command line's machine: load it once. */
+			cfg->topo = global->topo;
+			cfg->topo_shared = true;
+		} else if (ut_topology_load(cfg->topology_spec, &cfg->topo, err, sizeof(err))) {
 			return usage_error("--topology: %s", err);
+		}
 		if (!ut_topology_is_local(cfg->topo) && !cfg->dry_run)
 			return usage_error("--topology: a synthetic or XML topology can only be planned (add --dry-run)");
 		/* Defaults that follow the CPU count follow the planned machine. */
@@ -543,24 +658,54 @@ int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
 		return usage_error("--async: only meaningful with --mode=%s", names);
 	}
 
+	if (global)
+		return -1;
+	if (cfg->from_report && !cfg->compare_path)
+		return usage_error("--from-report: only meaningful with --compare");
+	if (cfg->list_scenarios)
+		return -1;	/* main lists them: nothing is opened */
 	if (cfg->json_path && !strcmp(cfg->json_path, "-")) {
 		if (cfg->sink.tap)
 			return usage_error("--json: '-' (stdout) cannot be combined with --tap");
 		cfg->json = stdout;
 		cfg->sink.human = stderr;
-	} else if (cfg->json_path && !cfg->dry_run) {
-		cfg->json = fopen(cfg->json_path, "w");
-		if (!cfg->json)
-			return usage_error("--json: cannot write '%s': %s", cfg->json_path, strerror(errno));
 	}
 	return -1;
+}
+
+int ut_config_open_json(struct ut_config *cfg)
+{
+	/* Opened only once everything else was checked: a usage error leaves no file. */
+	if (!cfg->json_path || cfg->json || cfg->dry_run)
+		return 0;
+	cfg->json = fopen(cfg->json_path, "w");
+	if (!cfg->json)
+		return usage_error("--json: cannot write '%s': %s", cfg->json_path, strerror(errno));
+	return 0;
+}
+
+int ut_parse_options(int argc, char **argv, struct ut_config *cfg)
+{
+	err_where = NULL;
+	return parse(argc, argv, cfg, NULL);
+}
+
+int ut_parse_run_options(int argc, char **argv, const struct ut_config *global,
+			 const char *where, struct ut_config *cfg)
+{
+	int rc;
+
+	err_where = where;
+	rc = parse(argc, argv, cfg, global);
+	err_where = NULL;
+	return rc;
 }
 
 void ut_config_release(struct ut_config *cfg)
 {
 	for (int r = 0; r < UT_ROLE_COUNT; r++)
 		ut_pin_policy_free(&cfg->pin[r]);
-	if (cfg->topo)
+	if (cfg->topo && !cfg->topo_shared)
 		ut_topology_free(cfg->topo);
 	cfg->topo = NULL;
 	if (cfg->json && cfg->json != stdout)

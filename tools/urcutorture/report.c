@@ -15,6 +15,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "json.h"
 #include "ut.h"
 
@@ -73,12 +74,11 @@ static void pin_text(const struct ut_config *cfg, int role, char *buf, size_t le
 	snprintf(buf, len, "%s", cfg->pin_text[role] ? cfg->pin_text[role] : "none");
 }
 
-void ut_report_start(const struct ut_config *cfg, int ncombos)
+/* Every parameter of one run, as "mode=... combinations=N". */
+static void params_line(const struct ut_config *cfg, int ncombos, char *line, size_t len)
 {
 	char dur[32], stat[32], stall[32], rd[32], ud[32], flist[128] = "", llist[128] = "";
-	char pr[64], pu[64], pw[64], topo[256], model[256];
-	struct utsname u;
-	int mb = ut_membarrier_query();
+	char pr[64], pu[64], pw[64];
 
 	ut_format_duration(cfg->duration_ns, dur, sizeof(dur));
 	ut_format_duration(cfg->stat_interval_ns, stat, sizeof(stat));
@@ -97,25 +97,57 @@ void ut_report_start(const struct ut_config *cfg, int ncombos)
 	pin_text(cfg, UT_ROLE_READER, pr, sizeof(pr));
 	pin_text(cfg, UT_ROLE_UPDATER, pu, sizeof(pu));
 	pin_text(cfg, UT_ROLE_WORKER, pw, sizeof(pw));
+	snprintf(line, len, "mode=%s flavor=%s call-rcu-layout=%s readers=%d "
+		 "updaters=%d fake-updaters=%d enqueuers=%d rate=%.0f max-outstanding=%lu "
+		 "batch=%lu launder=%lu pipe-len=%d read-delay=%s update-delay=%s runs=%d async=%d "
+		 "duration=%s stat-interval=%s stall-timeout=%s seed=%llu pin-readers=%s "
+		 "pin-updaters=%s pin-workers=%s combinations=%d",
+		 cfg->mode->name, flist, llist,
+		 cfg->readers, cfg->updaters, cfg->fake_updaters, cfg->enqueuers, cfg->rate,
+		 cfg->max_outstanding, cfg->batch, cfg->launder, cfg->pipe_len, rd, ud, cfg->runs,
+		 cfg->async, dur, stat, stall, (unsigned long long)cfg->seed, pr, pu, pw, ncombos);
+}
+
+void ut_report_start(const struct ut_batch *b)
+{
+	const struct ut_config *cfg = b->global;
+	char topo[256], model[256], line[2048], planned[32];
+	struct utsname u;
+	int mb = ut_membarrier_query();
+
 	ut_topology_summary(cfg->topo, topo, sizeof(topo));
 	cpu_model(model, sizeof(model));
 	uname(&u);
 
 	if (cfg->sink.tap)
-		printf("1..%d\n", ncombos);
-	ut_out(&cfg->sink, "urcutorture %s (%s %s): mode=%s flavor=%s call-rcu-layout=%s readers=%d "
-	       "updaters=%d fake-updaters=%d enqueuers=%d rate=%.0f max-outstanding=%lu "
-	       "batch=%lu launder=%lu pipe-len=%d read-delay=%s update-delay=%s runs=%d async=%d "
-	       "duration=%s stat-interval=%s stall-timeout=%s seed=%llu pin-readers=%s "
-	       "pin-updaters=%s pin-workers=%s combinations=%d\n",
-	       UT_VERSION, UT_LIB_NAME, UT_LIB_VERSION, cfg->mode->name, flist, llist,
-	       cfg->readers, cfg->updaters, cfg->fake_updaters, cfg->enqueuers, cfg->rate,
-	       cfg->max_outstanding, cfg->batch, cfg->launder, cfg->pipe_len, rd, ud, cfg->runs,
-	       cfg->async, dur, stat, stall, (unsigned long long)cfg->seed, pr, pu, pw, ncombos);
+		printf("1..%d\n", b->ncombos);
+	if (!b->is_scenario) {
+		params_line(&b->runs[0].cfg, b->ncombos, line, sizeof(line));
+		ut_out(&cfg->sink, "urcutorture %s (%s %s): %s\n", UT_VERSION, UT_LIB_NAME,
+		       UT_LIB_VERSION, line);
+	} else {
+		ut_format_span(b->planned_ns, planned, sizeof(planned));
+		ut_out(&cfg->sink, "urcutorture %s (%s %s): scenario=%s (%s%s) runs=%d combinations=%d "
+		       "planned=%s seed=%llu: %s\n", UT_VERSION, UT_LIB_NAME, UT_LIB_VERSION, b->name,
+		       b->builtin ? "built-in " : "", b->file, b->nruns, b->ncombos, planned,
+		       (unsigned long long)cfg->seed, b->description);
+	}
 	ut_out(&cfg->sink, "system: %s %s %s, cpu \"%s\", %d online CPUs, topology: %s, placement: %s, "
 	       "membarrier: %s (0x%x)\n",
 	       u.sysname, u.release, u.machine, model, cfg->ncpus, topo, ut_placement_backend(),
 	       mb >= 0 ? "available" : "unavailable", mb >= 0 ? mb : 0);
+}
+
+void ut_report_run_start(const struct ut_batch *b, int i)
+{
+	const struct ut_batch_run *run = &b->runs[i];
+	char line[2048], pass[32] = "";
+
+	params_line(&run->cfg, run->ncombos, line, sizeof(line));
+	if (b->passes > 1)
+		snprintf(pass, sizeof(pass), ", pass %d", run->pass);
+	ut_out(&b->global->sink, "run %d/%d (%s:%d%s): %s\n", i + 1, b->nruns, b->file, run->line,
+	       pass, line);
 }
 
 static void fmt_ns(uint64_t ns, char *buf, size_t len)
@@ -193,8 +225,10 @@ static double ns_per_read(const struct ut_config *cfg, const struct ut_result *r
 	return r->seconds * 1e9 * cfg->readers / (double)r->reads;
 }
 
-void ut_report_result(const struct ut_config *cfg, const struct ut_result *r)
+void ut_report_result(const struct ut_config *global, const struct ut_result *r)
 {
+	/* The run's own parameters (a scenario's runs differ); the same sink. */
+	const struct ut_config *cfg = r->cfg ? r->cfg : global;
 	char line[1024];
 	size_t off;
 
@@ -260,14 +294,22 @@ void ut_report_result(const struct ut_config *cfg, const struct ut_result *r)
 		       (unsigned long long)worker_mismatches(r));
 }
 
-void ut_report_matrix(const struct ut_config *cfg, const struct ut_result *r, int n)
+void ut_report_matrix(const struct ut_batch *b, const struct ut_result *r, int n)
 {
-	ut_out(&cfg->sink, "\n=== comparison (%s) ===\n", cfg->mode->name);
-	ut_out(&cfg->sink, "%-7s %-10s %-8s %10s %8s %10s %9s %9s %9s %9s %8s %6s\n", "flavor", "layout",
+	const struct ut_config *cfg = b->global;
+	bool scn = b->is_scenario;
+
+	if (scn)
+		ut_out(&cfg->sink, "\n=== comparison (scenario %s) ===\n", b->name);
+	else
+		ut_out(&cfg->sink, "\n=== comparison (%s) ===\n", b->runs[0].cfg.mode->name);
+	ut_out(&cfg->sink, "%s%-7s %-10s %-11s %10s %8s %10s %9s %9s %9s %9s %8s %6s\n",
+	       scn ? "run mode         " : "", "flavor", "layout",
 	       "verdict", "reads/s", "ns/read", "updates/s", "GP-p50", "GP-p99", "CB-p50", "CB-p99",
 	       "backlog", "errors");
 	for (int i = 0; i < n; i++) {
-		char g50[32] = "-", g99[32] = "-", c50[32] = "-", c99[32] = "-";
+		const struct ut_config *rc = r[i].cfg ? r[i].cfg : cfg;
+		char g50[32] = "-", g99[32] = "-", c50[32] = "-", c99[32] = "-", pre[64] = "";
 
 		if (r[i].gp_lat.count) {
 			fmt_ns(ut_hist_quantile(&r[i].gp_lat, 0.5), g50, sizeof(g50));
@@ -277,9 +319,11 @@ void ut_report_matrix(const struct ut_config *cfg, const struct ut_result *r, in
 			fmt_ns(ut_hist_quantile(&r[i].cb_lat, 0.5), c50, sizeof(c50));
 			fmt_ns(ut_hist_quantile(&r[i].cb_lat, 0.99), c99, sizeof(c99));
 		}
-		ut_out(&cfg->sink, "%-7s %-10s %-8s %10.3g %8.1f %10.3g %9s %9s %9s %9s %8llu %6llu\n",
-		       r[i].flavor->name, ut_layout_names[r[i].layout], ut_verdict_names[r[i].verdict],
-		       per_s(r[i].reads, r[i].seconds), ns_per_read(cfg, &r[i]),
+		if (scn)
+			snprintf(pre, sizeof(pre), "%3d %-12.12s ", rc->run_index + 1, r[i].mode->name);
+		ut_out(&cfg->sink, "%s%-7s %-10s %-11s %10.3g %8.1f %10.3g %9s %9s %9s %9s %8llu %6llu\n",
+		       pre, r[i].flavor->name, ut_layout_names[r[i].layout], ut_verdict_names[r[i].verdict],
+		       per_s(r[i].reads, r[i].seconds), ns_per_read(rc, &r[i]),
 		       per_s(r[i].updates + (r[i].mode->updates_include_gps ? r[i].grace_periods : 0), r[i].seconds),
 		       g50, g99, c50, c99, (unsigned long long)r[i].max_backlog,
 		       (unsigned long long)ut_result_errors(&r[i]));
@@ -303,9 +347,10 @@ void ut_report_tap(const struct ut_config *cfg, const struct ut_result *r, int n
 	(void)n;
 }
 
-void ut_report_end(const struct ut_config *cfg, enum ut_verdict v, const struct ut_result *r, int n)
+void ut_report_end(const struct ut_batch *b, enum ut_verdict v, const struct ut_result *r, int n)
 {
-	char detail[512] = "";
+	const struct ut_config *cfg = b->global;
+	char detail[512] = "", what[128], intr[128] = "";
 	size_t off = 0;
 	uint64_t errs = 0;
 
@@ -316,13 +361,39 @@ void ut_report_end(const struct ut_config *cfg, enum ut_verdict v, const struct 
 						r[i].flavor->name, ut_layout_names[r[i].layout],
 						ut_verdict_names[r[i].verdict]);
 	}
-	ut_out(&cfg->sink, "End of test: %s mode=%s combinations=%d errors=%llu seed=%llu%s\n",
-	       v == UT_ENV ? "FAILURE" : ut_verdict_names[v], cfg->mode->name, n,
-	       (unsigned long long)errs, (unsigned long long)cfg->seed, detail);
+	if (b->is_scenario)
+		snprintf(what, sizeof(what), "scenario=%s", b->name);
+	else
+		snprintf(what, sizeof(what), "mode=%s", b->runs[0].cfg.mode->name);
+	if (b->stop_signal)
+		snprintf(intr, sizeof(intr), "INTERRUPTED by %s after %.1f s",
+			 ut_signal_name(b->stop_signal), b->elapsed_s);
+	if (v == UT_INTERRUPTED)
+		ut_out(&cfg->sink, "End of test: %s, %s combinations=%d of %d errors=%llu seed=%llu%s\n",
+		       intr, what, n, b->ncombos, (unsigned long long)errs,
+		       (unsigned long long)cfg->seed, detail);
+	else
+		ut_out(&cfg->sink, "End of test: %s %s%s%s%s combinations=%d errors=%llu seed=%llu%s\n",
+		       v == UT_ENV ? "FAILURE" : ut_verdict_names[v], intr[0] ? "(" : "",
+		       intr, intr[0] ? ") " : "", what, n, (unsigned long long)errs,
+		       (unsigned long long)cfg->seed, detail);
 }
 
 /* ---- JSON ---- */
 
+struct bucket_triple {
+	uint64_t lo, hi, count;
+};
+
+static void emit_triple(const void *arg, FILE *f)
+{
+	const struct bucket_triple *t = arg;
+
+	fprintf(f, "[%llu, %llu, %llu]", (unsigned long long)t->lo, (unsigned long long)t->hi,
+		(unsigned long long)t->count);
+}
+
+/* HIST: percentiles, log2 summary and every non-empty log-linear bucket. */
 static void json_hist(struct uj *j, const char *key, const struct ut_hist *h)
 {
 	uint64_t log2[64];
@@ -340,6 +411,7 @@ static void json_hist(struct uj *j, const char *key, const struct ut_hist *h)
 	uj_u64(j, "p99_9", ut_hist_quantile(h, 0.999));
 	uj_u64(j, "max", h->max);
 	uj_dbl(j, "mean", (double)h->sum / (double)h->count);
+	uj_u64(j, "sum", h->sum);
 	ut_hist_log2(h, log2);
 	uj_arr(j, "histogram_log2");
 	for (int b = 0; b < 64; b++) {
@@ -350,6 +422,18 @@ static void json_hist(struct uj *j, const char *key, const struct ut_hist *h)
 		uj_u64(j, "lt", b < 63 ? 1ull << (b + 1) : UINT64_MAX);
 		uj_u64(j, "count", log2[b]);
 		uj_end_obj(j);
+	}
+	uj_end_arr(j);
+	uj_i64(j, "sub_buckets", UT_HIST_SUB);
+	uj_arr(j, "buckets");
+	for (unsigned int i = 0; i < UT_HIST_BUCKETS; i++) {
+		struct bucket_triple t;
+
+		if (!h->bucket[i])
+			continue;
+		ut_hist_bounds(i, &t.lo, &t.hi);
+		t.count = h->bucket[i];
+		uj_raw(j, NULL, emit_triple, &t);
 	}
 	uj_end_arr(j);
 	uj_end_obj(j);
@@ -365,9 +449,48 @@ static void emit_plan(const void *arg, FILE *f)
 	ut_plan_json((const struct ut_plan *)arg, f);
 }
 
-static void json_result(struct uj *j, const struct ut_config *cfg, const struct ut_result *r)
+/* "MODE FLAVOR/LAYOUT pin=R/U/W[ async]": what a combination measured. */
+static void base_key(const struct ut_result *r, char *buf, size_t len)
 {
+	const struct ut_config *c = r->cfg;
+	const char *const *pin = c ? c->pin_text : NULL;
+
+	snprintf(buf, len, "%s %s/%s pin=%s/%s/%s%s", r->mode->name, r->flavor->name,
+		 ut_layout_names[r->layout],
+		 pin && pin[UT_ROLE_READER] ? pin[UT_ROLE_READER] : "none",
+		 pin && pin[UT_ROLE_UPDATER] ? pin[UT_ROLE_UPDATER] : "none",
+		 pin && pin[UT_ROLE_WORKER] ? pin[UT_ROLE_WORKER] : "none",
+		 c && c->async ? " async" : "");
+}
+
+void ut_result_key(const struct ut_result *r, int i, char *buf, size_t len)
+{
+	char base[256], other[256];
+	int seen = 0;
+
+	base_key(&r[i], base, sizeof(base));
+	for (int k = 0; k < i; k++) {
+		base_key(&r[k], other, sizeof(other));
+		seen += !strcmp(other, base);
+	}
+	/* The same combination again (a rotating scenario): "#2", "#3", ... */
+	if (seen)
+		snprintf(buf, len, "%s #%d", base, seen + 1);
+	else
+		snprintf(buf, len, "%s", base);
+}
+
+static void json_result(struct uj *j, const struct ut_config *global, const struct ut_result *all,
+			int at)
+{
+	const struct ut_result *r = &all[at];
+	const struct ut_config *cfg = r->cfg ? r->cfg : global;
+	char key[300];
+
+	ut_result_key(all, at, key, sizeof(key));
 	uj_obj(j, NULL);
+	uj_str(j, "key", key);
+	uj_i64(j, "run", cfg->run_index);
 	uj_str(j, "flavor", r->flavor->name);
 	uj_str(j, "layout", ut_layout_names[r->layout]);
 	uj_str(j, "mode", r->mode->name);
@@ -424,6 +547,7 @@ static void json_result(struct uj *j, const struct ut_config *cfg, const struct 
 			uj_null(j, "latency_p50_ns");
 			uj_null(j, "latency_p99_ns");
 		}
+		json_hist(j, "latency_ns", w->lat);
 		uj_end_obj(j);
 	}
 	uj_end_arr(j);
@@ -457,27 +581,73 @@ static void json_result(struct uj *j, const struct ut_config *cfg, const struct 
 	uj_end_obj(j);
 }
 
-void ut_report_json(const struct ut_config *cfg, const struct ut_plan *plan,
-		    const struct ut_result *r, int n, enum ut_verdict verdict, int exit_code)
+static void json_params(struct uj *j, const char *key, const struct ut_config *cfg)
 {
+	char dur[32];
+
+	uj_obj(j, key);
+	uj_str(j, "mode", cfg->mode->name);
+	uj_arr(j, "flavors");
+	for (int i = 0; i < cfg->nflavors; i++)
+		uj_str(j, NULL, cfg->flavors[i]->name);
+	uj_end_arr(j);
+	uj_arr(j, "layouts");
+	for (int i = 0; i < cfg->nlayouts; i++)
+		uj_str(j, NULL, ut_layout_names[cfg->layouts[i]]);
+	uj_end_arr(j);
+	uj_i64(j, "readers", cfg->readers);
+	uj_i64(j, "updaters", cfg->updaters);
+	uj_i64(j, "fake_updaters", cfg->fake_updaters);
+	uj_i64(j, "enqueuers", cfg->enqueuers);
+	uj_dbl(j, "rate", cfg->rate);
+	uj_u64(j, "max_outstanding", cfg->max_outstanding);
+	uj_u64(j, "batch", cfg->batch);
+	uj_u64(j, "launder", cfg->launder);
+	uj_i64(j, "pipe_len", cfg->pipe_len);
+	uj_i64(j, "runs", cfg->runs);
+	uj_bool(j, "async", cfg->async);
+	uj_u64(j, "read_delay_ns", cfg->read_delay_ns);
+	uj_u64(j, "update_delay_ns", cfg->update_delay_ns);
+	uj_u64(j, "duration_ns", cfg->duration_ns);
+	ut_format_duration(cfg->duration_ns, dur, sizeof(dur));
+	uj_str(j, "duration", dur);
+	uj_u64(j, "stat_interval_ns", cfg->stat_interval_ns);
+	uj_u64(j, "stall_timeout_ns", cfg->stall_timeout_ns);
+	uj_obj(j, "pin");
+	uj_str(j, "readers", cfg->pin_text[UT_ROLE_READER] ? cfg->pin_text[UT_ROLE_READER] : "none");
+	uj_str(j, "updaters", cfg->pin_text[UT_ROLE_UPDATER] ? cfg->pin_text[UT_ROLE_UPDATER] : "none");
+	uj_str(j, "workers", cfg->pin_text[UT_ROLE_WORKER] ? cfg->pin_text[UT_ROLE_WORKER] : "none");
+	uj_end_obj(j);
+	uj_end_obj(j);
+}
+
+void ut_report_json(const struct ut_batch *b, const struct ut_result *r, int n,
+		    enum ut_verdict verdict, int exit_code, FILE *f, const struct ut_compare *cmp)
+{
+	const struct ut_config *cfg = b->global;
+	const struct ut_config *run0 = b->nruns ? &b->runs[0].cfg : cfg;
 	struct uj j;
 	struct utsname u;
-	char model[256], topo[256], dur[32];
+	char model[256], topo[256];
 	int mb = ut_membarrier_query();
 	bool poll = false, stats = false;
 
-	if (!cfg->json)
+	if (!f)
 		return;
-	for (int i = 0; i < cfg->nflavors; i++) {
-		poll |= cfg->flavors[i]->start_poll && !cfg->flavors[i]->is_busted;
-		stats |= cfg->flavors[i]->call_rcu_stats != NULL;
+	for (int k = 0; k < b->nruns; k++) {
+		const struct ut_config *c = &b->runs[k].cfg;
+
+		for (int i = 0; i < c->nflavors; i++) {
+			poll |= c->flavors[i]->start_poll && !c->flavors[i]->is_busted;
+			stats |= c->flavors[i]->call_rcu_stats != NULL;
+		}
 	}
 	uname(&u);
 	cpu_model(model, sizeof(model));
 	ut_topology_summary(cfg->topo, topo, sizeof(topo));
-	uj_init(&j, cfg->json);
+	uj_init(&j, f);
 	uj_obj(&j, NULL);
-	uj_str(&j, "schema", "urcutorture/1");
+	uj_str(&j, "schema", "urcutorture/2");
 	uj_obj(&j, "tool");
 	uj_str(&j, "name", "urcutorture");
 	uj_str(&j, "version", UT_VERSION);
@@ -493,40 +663,22 @@ void ut_report_json(const struct ut_config *cfg, const struct ut_plan *plan,
 		uj_str(&j, NULL, cfg->argv[i]);
 	uj_end_arr(&j);
 	uj_u64(&j, "seed", cfg->seed);
-	uj_obj(&j, "parameters");
-	uj_str(&j, "mode", cfg->mode->name);
-	uj_arr(&j, "flavors");
-	for (int i = 0; i < cfg->nflavors; i++)
-		uj_str(&j, NULL, cfg->flavors[i]->name);
-	uj_end_arr(&j);
-	uj_arr(&j, "layouts");
-	for (int i = 0; i < cfg->nlayouts; i++)
-		uj_str(&j, NULL, ut_layout_names[cfg->layouts[i]]);
-	uj_end_arr(&j);
-	uj_i64(&j, "readers", cfg->readers);
-	uj_i64(&j, "updaters", cfg->updaters);
-	uj_i64(&j, "fake_updaters", cfg->fake_updaters);
-	uj_i64(&j, "enqueuers", cfg->enqueuers);
-	uj_dbl(&j, "rate", cfg->rate);
-	uj_u64(&j, "max_outstanding", cfg->max_outstanding);
-	uj_u64(&j, "batch", cfg->batch);
-	uj_u64(&j, "launder", cfg->launder);
-	uj_i64(&j, "pipe_len", cfg->pipe_len);
-	uj_i64(&j, "runs", cfg->runs);
-	uj_bool(&j, "async", cfg->async);
-	uj_u64(&j, "read_delay_ns", cfg->read_delay_ns);
-	uj_u64(&j, "update_delay_ns", cfg->update_delay_ns);
-	uj_u64(&j, "duration_ns", cfg->duration_ns);
-	ut_format_duration(cfg->duration_ns, dur, sizeof(dur));
-	uj_str(&j, "duration", dur);
-	uj_u64(&j, "stat_interval_ns", cfg->stat_interval_ns);
-	uj_u64(&j, "stall_timeout_ns", cfg->stall_timeout_ns);
-	uj_obj(&j, "pin");
-	uj_str(&j, "readers", cfg->pin_text[UT_ROLE_READER] ? cfg->pin_text[UT_ROLE_READER] : "none");
-	uj_str(&j, "updaters", cfg->pin_text[UT_ROLE_UPDATER] ? cfg->pin_text[UT_ROLE_UPDATER] : "none");
-	uj_str(&j, "workers", cfg->pin_text[UT_ROLE_WORKER] ? cfg->pin_text[UT_ROLE_WORKER] : "none");
-	uj_end_obj(&j);
-	uj_end_obj(&j);
+	if (b->is_scenario) {
+		uj_obj(&j, "scenario");
+		uj_str(&j, "name", b->name);
+		uj_str(&j, "file", b->file);
+		uj_bool(&j, "built_in", b->builtin);
+		uj_str(&j, "description", b->description);
+		uj_u64(&j, "budget_ns", b->budget_ns);
+		uj_bool(&j, "rotate", b->rotate);
+		uj_i64(&j, "passes", b->passes);
+		uj_i64(&j, "combinations", b->ncombos);
+		uj_dbl(&j, "planned_s", b->planned_ns / 1e9);
+		uj_end_obj(&j);
+	} else {
+		uj_null(&j, "scenario");
+	}
+	json_params(&j, "parameters", run0);
 	uj_obj(&j, "system");
 	uj_obj(&j, "kernel");
 	uj_str(&j, "sysname", u.sysname);
@@ -545,16 +697,54 @@ void ut_report_json(const struct ut_config *cfg, const struct ut_plan *plan,
 	uj_str(&j, "topology_summary", topo);
 	uj_raw(&j, "topology", emit_topology, cfg->topo);
 	uj_end_obj(&j);
-	if (plan)
-		uj_raw(&j, "placement_plan", emit_plan, plan);
+	if (b->nruns && b->runs[0].nplans)
+		uj_raw(&j, "placement_plan", emit_plan, &b->runs[0].plans[0]);
 	else
 		uj_null(&j, "placement_plan");
+	uj_arr(&j, "runs");
+	for (int k = 0; k < b->nruns; k++) {
+		const struct ut_batch_run *run = &b->runs[k];
+
+		uj_obj(&j, NULL);
+		uj_i64(&j, "index", k);
+		uj_str(&j, "label", run->cfg.run_label);
+		uj_i64(&j, "line", run->line);
+		uj_i64(&j, "pass", run->pass);
+		uj_u64(&j, "seed", run->cfg.seed);
+		uj_i64(&j, "combinations", run->ncombos);
+		json_params(&j, "parameters", &run->cfg);
+		uj_arr(&j, "placement_plans");
+		for (int l = 0; l < run->nplans; l++) {
+			uj_obj(&j, NULL);
+			uj_str(&j, "layout", ut_layout_names[run->cfg.layouts[l]]);
+			uj_raw(&j, "plan", emit_plan, &run->plans[l]);
+			uj_end_obj(&j);
+		}
+		uj_end_arr(&j);
+		uj_end_obj(&j);
+	}
+	uj_end_arr(&j);
 	uj_arr(&j, "results");
 	for (int i = 0; i < n; i++)
-		json_result(&j, cfg, &r[i]);
+		json_result(&j, cfg, r, i);
 	uj_end_arr(&j);
+	uj_dbl(&j, "elapsed_s", b->elapsed_s);
+	if (b->stop_signal) {
+		uj_obj(&j, "interrupted");
+		uj_str(&j, "signal", ut_signal_name(b->stop_signal));
+		uj_dbl(&j, "after_s", b->elapsed_s);
+		uj_i64(&j, "combinations_done", n);
+		uj_i64(&j, "combinations_planned", b->ncombos);
+		uj_end_obj(&j);
+	} else {
+		uj_null(&j, "interrupted");
+	}
+	if (cmp)
+		ut_compare_json(&j, cmp);
+	else
+		uj_null(&j, "compare");
 	uj_str(&j, "verdict", verdict == UT_ENV ? "ENVIRONMENT" : ut_verdict_names[verdict]);
 	uj_i64(&j, "exit_code", exit_code);
 	uj_end_obj(&j);
-	fflush(cfg->json);
+	fflush(f);
 }

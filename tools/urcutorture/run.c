@@ -19,6 +19,19 @@
 
 static unsigned int run_generation;
 
+/* Where the batch stands, for the live progress line (main.c sets it). */
+static struct {
+	int idx, total;		/* this combination, 1-based, of total */
+	uint64_t after_ns;	/* planned time of the combinations after it */
+} progress;
+
+void ut_progress_set(int idx, int total, uint64_t after_ns)
+{
+	progress.idx = idx;
+	progress.total = total;
+	progress.after_ns = after_ns;
+}
+
 /* ---- results ---- */
 
 static uint64_t errors_now(struct ut_run *run)
@@ -97,23 +110,33 @@ void ut_result_free(struct ut_result *res)
 
 static void live_progress(struct ut_run *run, uint64_t elapsed, bool clear)
 {
-	char line[200];
+	char line[240], where[64] = "";
 	uint64_t reads = 0, updates = 0;
 
 	if (clear) {
-		fprintf(stderr, "\r%*s\r", 100, "");
+		fprintf(stderr, "\r%*s\r", 120, "");
 		return;
+	}
+	if (progress.total > 1) {
+		/* Which combination of how many, and the time left for all of them. */
+		uint64_t left = (run->cfg->duration_ns > elapsed ? run->cfg->duration_ns - elapsed : 0) +
+				progress.after_ns;
+		char t[32];
+
+		ut_format_span(left, t, sizeof(t));
+		snprintf(where, sizeof(where), "[%d/%d, %s left] ", progress.idx, progress.total, t);
 	}
 	for (int i = 0; i < run->nthreads; i++) {
 		reads += ut_read(&run->threads[i].reads);
 		updates += ut_read(&run->threads[i].updates) + ut_read(&run->threads[i].gps);
 	}
-	snprintf(line, sizeof(line), "[%5.1fs/%.0fs] %s/%s reads %llu gps/updates %llu cbs %llu%s",
-		 elapsed / 1e9, run->cfg->duration_ns / 1e9, run->ops->name, ut_layout_names[run->layout],
+	snprintf(line, sizeof(line), "%s[%5.1fs/%.0fs] %s/%s %s reads %llu gps/updates %llu cbs %llu%s",
+		 where, elapsed / 1e9, run->cfg->duration_ns / 1e9, run->ops->name,
+		 ut_layout_names[run->layout], run->mode->name,
 		 (unsigned long long)reads, (unsigned long long)updates,
 		 (unsigned long long)__atomic_load_n(&run->cb_invoked, __ATOMIC_RELAXED),
 		 errors_now(run) ? " !!! errors" : "");
-	fprintf(stderr, "\r%-99.99s", line);
+	fprintf(stderr, "\r%-119.119s", line);
 	fflush(stderr);
 }
 
@@ -123,11 +146,14 @@ int ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
 	struct ut_run *run = calloc(1, sizeof(*run));
 	struct ut_lib_worker_stat *lib = calloc(UT_MAX_WORKERS, sizeof(*lib));
 	const struct ut_mode_ops *mode = cfg->mode;
-	bool tty = isatty(2) && !cfg->sink.tap && cfg->sink.human != stderr;
+	/* The live line goes to stderr whenever it is a terminal: stdout (TAP,
+	 * JSON, the report) never gets it. */
+	bool tty = isatty(2);
 	uint64_t t0, next_stat, elapsed = 0;
 	int nlib = 0, rc = 0;
 
 	memset(res, 0, sizeof(*res));
+	res->cfg = cfg;
 	res->flavor = ops;
 	res->layout = layout;
 	res->mode = mode;
@@ -186,6 +212,8 @@ int ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
 			break;
 		if (__atomic_load_n(&run->pin_failed, __ATOMIC_RELAXED))
 			break;
+		if (ut_stop_requested())
+			break;		/* SIGINT / SIGTERM: stop, then report what ran */
 		left = cfg->duration_ns - elapsed;
 		if (tty)
 			step = 200000000ull;
@@ -196,7 +224,7 @@ int ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
 		if (tty)
 			live_progress(run, elapsed, false);
 		if (cfg->stat_interval_ns && !cfg->quiet && elapsed >= next_stat &&
-		    elapsed < cfg->duration_ns) {
+		    elapsed < cfg->duration_ns && !ut_stop_requested()) {
 			char buf[512];
 			uint64_t errs = errors_now(run);
 
@@ -239,8 +267,17 @@ int ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
 		if (res->verdict == UT_SUCCESS)
 			res->verdict = UT_ENV;
 	}
-	if (res->verdict == UT_SUCCESS && ut_result_errors(res))
-		res->verdict = UT_FAILURE;
+	if (ut_stop_requested() && res->seconds < cfg->duration_ns / 1e9) {
+		char d[32];
+
+		ut_format_duration(cfg->duration_ns, d, sizeof(d));
+		snprintf(res->note, sizeof(res->note), "interrupted by %s after %.1f s of %s",
+			 ut_signal_name(ut_stop_requested()), res->seconds, d);
+		if (res->verdict == UT_SUCCESS)
+			res->verdict = UT_INTERRUPTED;
+	}
+	if ((res->verdict == UT_SUCCESS || res->verdict == UT_INTERRUPTED) && ut_result_errors(res))
+		res->verdict = UT_FAILURE;	/* errors found before the signal still count */
 
 out_teardown:
 	if (ops->is_qsbr)

@@ -27,6 +27,7 @@
 #include <urcu/call-rcu.h>	/* struct rcu_head, struct call_rcu_data, flags */
 
 #include "common.h"
+#include "histogram.h"
 #include "placement.h"
 
 /* ---- flavor operations ---- */
@@ -139,6 +140,7 @@ struct ut_config {
 	const char *topology_spec;
 	const char *pin_text[UT_ROLE_COUNT];
 	struct ut_topology *topo;
+	bool topo_shared;	/* the command line's (a scenario's run): not freed here */
 	struct ut_pin_policy pin[UT_ROLE_COUNT];
 
 	const char *json_path;
@@ -146,6 +148,19 @@ struct ut_config {
 	struct ut_sink sink;	/* the human report (--tap turns it into comments) */
 	bool dry_run;
 	bool quiet;
+
+	/* Command line only (a scenario's runs copy them from it). */
+	const char *scenario;		/* --scenario=NAME|FILE, NULL for a plain run */
+	bool list_scenarios;		/* --list-scenarios */
+	const char *compare_path;	/* --compare=OLD.json */
+	double regress_threshold;	/* --regress-threshold, as a fraction (0.5 = 50 %) */
+	const char *from_report;	/* --from-report=NEW.json: compare it, run nothing */
+	bool duration_given;		/* --duration was on the command line / run line */
+	bool seed_given;
+	bool mode_given;		/* --mode was given */
+	/* A run of a scenario: its rank (0 for a plain run) and its label. */
+	int run_index;
+	char run_label[160];
 
 	int argc;
 	char **argv;
@@ -157,6 +172,17 @@ struct ut_config {
  * Returns -1 when the run should go on, or an exit code (help, version,
  * --list-modes, --self-check-modes). */
 int ut_parse_options(int argc, char **argv, struct ut_config *cfg);
+/*
+ * One run of a scenario: argv holds the run's options then the command
+ * line's workload options (the latter win); the command line's output and
+ * scenario options (global) are skipped, its sink and JSON file shared.
+ * An error is one line "urcutorture: WHERE: problem" (WHERE is "FILE:LINE"),
+ * returning UT_EXIT_USAGE (or UT_EXIT_SKIP for a flavor not built in).
+ */
+int ut_parse_run_options(int argc, char **argv, const struct ut_config *global,
+			 const char *where, struct ut_config *cfg);
+/* Open --json=FILE (after every other check; 0 or UT_EXIT_USAGE). */
+int ut_config_open_json(struct ut_config *cfg);
 /* Free what parsing allocated (topology, policies) and close the JSON file. */
 void ut_config_release(struct ut_config *cfg);
 
@@ -168,6 +194,8 @@ void ut_spin_ns(uint64_t ns);
 /* Parse "10s", "5m", "2h", "250ms", "40us", "100ns" or plain seconds. */
 int ut_parse_duration(const char *text, uint64_t *out_ns);
 void ut_format_duration(uint64_t ns, char *buf, size_t len);
+/* A span for people, to the second: "47s", "3m05s", "1h02m". */
+void ut_format_span(uint64_t ns, char *buf, size_t len);
 
 struct ut_rng {
 	uint64_t s;
@@ -179,26 +207,7 @@ static inline uint64_t ut_rng_below(struct ut_rng *r, uint64_t n)
 	return n ? ut_rng_next(r) % n : 0;
 }
 
-/* ---- histograms (log-linear buckets, 16 per power of two, ~6 %) ---- */
-
-#define UT_HIST_SUB_BITS	4
-#define UT_HIST_BUCKETS		(64 << UT_HIST_SUB_BITS)
-
-struct ut_hist {
-	uint64_t count;
-	uint64_t sum;
-	uint64_t min;
-	uint64_t max;
-	uint64_t bucket[UT_HIST_BUCKETS];
-};
-
-void ut_hist_init(struct ut_hist *h);
-void ut_hist_add(struct ut_hist *h, uint64_t v);
-void ut_hist_merge(struct ut_hist *dst, const struct ut_hist *src);
-/* q in [0,1]; value within one bucket (about 6 %) of the true quantile. */
-uint64_t ut_hist_quantile(const struct ut_hist *h, double q);
-/* Counts per floor(log2(v)) (v = 0 counted in slot 0); 64 slots. */
-void ut_hist_log2(const struct ut_hist *h, uint64_t out[64]);
+/* ---- histograms: histogram.h (log-linear, 32 sub-buckets per power of two) ---- */
 
 /* ---- per-combination results ---- */
 
@@ -234,6 +243,7 @@ struct ut_thread_result {
 };
 
 struct ut_result {
+	const struct ut_config *cfg;	/* the run (of a scenario) it belongs to */
 	const struct ut_flavor_ops *flavor;
 	enum ut_layout layout;
 	const struct ut_mode_ops *mode;
@@ -446,6 +456,9 @@ struct ut_mode_ops {
 	int (*configure)(struct ut_config *cfg, const struct ut_given *given,
 			 char *err, size_t len);
 	bool takes_async;		/* accepts --async */
+	/* Its detectors are its readers: with --readers=0 the run checks no
+	 * grace period, and main says so on stderr. */
+	bool readers_check;
 
 	/* ---- one combination (run.c) ---- */
 	int (*setup)(struct ut_run *run);		/* after threads[] exist, before they start */
@@ -505,22 +518,86 @@ void ut_drain_callbacks(struct ut_run *run);
 int ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
 	       enum ut_layout layout, struct ut_plan *plan, struct ut_result *res);
 void ut_result_free(struct ut_result *res);
+/* The live progress line's "[idx/total, T left]": set before each combination. */
+void ut_progress_set(int idx, int total, uint64_t after_ns);
+
+/* ---- a batch: every run of one invocation (scenario.c) ---- */
+
+/* Planned time per combination beyond its --duration (setup, join, drain). */
+#define UT_COMBO_OVERHEAD_NS	500000000ull
+
+/* One run: a plain command line, or one line of a scenario for one mode. */
+struct ut_batch_run {
+	struct ut_config cfg;		/* cfg.layouts: only default when the mode posts nothing */
+	bool owns_cfg;			/* parsed for this run (a plain run shares the command line's) */
+	struct ut_plan plans[UT_LAYOUT_COUNT];	/* one per cfg.layouts[] */
+	int nplans;
+	int ncombos;			/* cfg.nflavors x cfg.nlayouts */
+	int line;			/* its scenario line, 0 for a plain run */
+	int pass;			/* rotating scenarios: 1, 2, ...; else 1 */
+	char **words;			/* its "--option" strings: cfg points into them */
+	int nwords;
+};
+
+struct ut_batch {
+	const struct ut_config *global;	/* the command line */
+	bool is_scenario;
+	char name[64];			/* scenario name */
+	char file[512];			/* as named in messages: NAME.scn for a built-in */
+	bool builtin;
+	char description[256];
+	uint64_t budget_ns;		/* 0: none */
+	bool rotate;
+	int passes;
+	int nruns;
+	struct ut_batch_run *runs;
+	int ncombos;			/* all runs */
+	uint64_t planned_ns;		/* durations x combinations + overhead */
+	/* Filled in while running (main.c). */
+	uint64_t t_start_ns;
+	double elapsed_s;
+	int stop_signal;		/* the signal that interrupted the run, 0 if none */
+};
+
+/*
+ * Build the batch for the command line: a plain run, or every run of
+ * --scenario (each parsed, durations from the scenario's budget, placement
+ * plans built).  Returns 0, or an exit code after one line on stderr
+ * ("urcutorture: FILE:LINE: problem" for a scenario's fault).
+ */
+int ut_batch_build(const struct ut_config *global, int argc, char **argv, struct ut_batch *b);
+void ut_batch_release(struct ut_batch *b);
+/* --dry-run: the runs, their combinations and placement plans. */
+void ut_batch_print(const struct ut_batch *b);
+/* --list-scenarios (stdout). */
+int ut_scenarios_list(const struct ut_config *global, int argc, char **argv);
+/* Planned time of one combination of a run. */
+uint64_t ut_batch_combo_ns(const struct ut_batch_run *run);
 
 /* ---- watchdog ---- */
 void ut_watchdog_start(const struct ut_config *cfg);
 void ut_watchdog_attach(struct ut_run *run);	/* NULL to detach */
 void ut_watchdog_stop(void);
-/* Finished combinations, for the report a stall leaves behind. */
-void ut_watchdog_results(const struct ut_result *done, const int *ndone);
+/* The batch and its finished combinations, for the report a stall leaves behind. */
+void ut_watchdog_results(struct ut_batch *b, const struct ut_result *done, const int *ndone);
 
 /* ---- reports (report.c) ---- */
-void ut_report_start(const struct ut_config *cfg, int ncombos);
-void ut_report_result(const struct ut_config *cfg, const struct ut_result *r);
-void ut_report_matrix(const struct ut_config *cfg, const struct ut_result *r, int n);
+struct ut_compare;
+/* TAP plan, the start line (one run's parameters, or the scenario), system line. */
+void ut_report_start(const struct ut_batch *b);
+/* A scenario's run i: its parameters line. */
+void ut_report_run_start(const struct ut_batch *b, int i);
+/* One combination; its run's parameters are r->cfg (the sink is the same). */
+void ut_report_result(const struct ut_config *global, const struct ut_result *r);
+void ut_report_matrix(const struct ut_batch *b, const struct ut_result *r, int n);
 void ut_report_tap(const struct ut_config *cfg, const struct ut_result *r, int n, int idx);
-void ut_report_json(const struct ut_config *cfg, const struct ut_plan *plan,
-		    const struct ut_result *r, int n, enum ut_verdict verdict, int exit_code);
-void ut_report_end(const struct ut_config *cfg, enum ut_verdict v, const struct ut_result *r, int n);
+/* The JSON document (schema urcutorture/2) to f; cmp: the --compare section or NULL. */
+void ut_report_json(const struct ut_batch *b, const struct ut_result *r, int n,
+		    enum ut_verdict verdict, int exit_code, FILE *f, const struct ut_compare *cmp);
+void ut_report_end(const struct ut_batch *b, enum ut_verdict v, const struct ut_result *r, int n);
+/* The key of r[i] (JSON "key", --compare's match): "MODE FLAVOR/LAYOUT
+ * pin=R/U/W[ async]", with " #k" for its k-th occurrence in r[0..i]. */
+void ut_result_key(const struct ut_result *r, int i, char *buf, size_t len);
 /* Library description for the report. */
 const char *ut_library_name(void);
 const char *ut_library_version(void);

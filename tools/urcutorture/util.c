@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Time, durations, seeded randomness and latency histograms.
- *
- * Histogram buckets are log-linear: values below 16 have a bucket each, above
- * that every power of two is split into 16 equal sub-buckets, so a reported
- * quantile is within about 6 % of the exact one while a histogram stays a
- * fixed 8 KiB that each thread fills without sharing.
+ * Time, durations and seeded randomness.  (The latency histograms are in
+ * histogram.c.)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -84,6 +80,20 @@ void ut_format_duration(uint64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%lluns", (unsigned long long)ns);
 }
 
+void ut_format_span(uint64_t ns, char *buf, size_t len)
+{
+	uint64_t s = (ns + 500000000ull) / 1000000000ull;
+
+	if (s >= 3600)
+		snprintf(buf, len, "%lluh%02llum", (unsigned long long)(s / 3600),
+			 (unsigned long long)(s % 3600 / 60));
+	else if (s >= 60)
+		snprintf(buf, len, "%llum%02llus", (unsigned long long)(s / 60),
+			 (unsigned long long)(s % 60));
+	else
+		snprintf(buf, len, "%llus", (unsigned long long)s);
+}
+
 /* splitmix64: a seed and a stream number give independent sequences. */
 void ut_rng_seed(struct ut_rng *r, uint64_t seed, uint64_t stream)
 {
@@ -98,106 +108,4 @@ uint64_t ut_rng_next(struct ut_rng *r)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
-}
-
-void ut_hist_init(struct ut_hist *h)
-{
-	memset(h, 0, sizeof(*h));
-	h->min = UINT64_MAX;
-}
-
-static unsigned int hist_index(uint64_t v)
-{
-	unsigned int msb;
-
-	if (v < (1u << UT_HIST_SUB_BITS))
-		return (unsigned int)v;
-	msb = 63 - (unsigned int)__builtin_clzll(v);
-	return ((msb - UT_HIST_SUB_BITS + 1) << UT_HIST_SUB_BITS) |
-		(unsigned int)((v >> (msb - UT_HIST_SUB_BITS)) & ((1u << UT_HIST_SUB_BITS) - 1));
-}
-
-/* Smallest value of bucket idx and its width. */
-static void hist_bounds(unsigned int idx, uint64_t *lo, uint64_t *width)
-{
-	unsigned int sub = idx & ((1u << UT_HIST_SUB_BITS) - 1);
-	unsigned int grp = idx >> UT_HIST_SUB_BITS;
-	unsigned int shift;
-
-	if (grp == 0) {
-		*lo = idx;
-		*width = 1;
-		return;
-	}
-	shift = grp - 1;
-	*lo = (uint64_t)((1u << UT_HIST_SUB_BITS) + sub) << shift;
-	*width = 1ull << shift;
-}
-
-void ut_hist_add(struct ut_hist *h, uint64_t v)
-{
-	h->bucket[hist_index(v)]++;
-	h->count++;
-	h->sum += v;
-	if (v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-}
-
-void ut_hist_merge(struct ut_hist *dst, const struct ut_hist *src)
-{
-	if (!src->count)
-		return;
-	for (unsigned int i = 0; i < UT_HIST_BUCKETS; i++)
-		dst->bucket[i] += src->bucket[i];
-	dst->count += src->count;
-	dst->sum += src->sum;
-	if (src->min < dst->min)
-		dst->min = src->min;
-	if (src->max > dst->max)
-		dst->max = src->max;
-}
-
-uint64_t ut_hist_quantile(const struct ut_hist *h, double q)
-{
-	uint64_t rank, seen = 0;
-
-	if (!h->count)
-		return 0;
-	if (q <= 0)
-		return h->min;
-	if (q >= 1)
-		return h->max;
-	rank = (uint64_t)ceil(q * (double)h->count);
-	if (rank == 0)
-		rank = 1;
-	for (unsigned int i = 0; i < UT_HIST_BUCKETS; i++) {
-		seen += h->bucket[i];
-		if (seen >= rank) {
-			uint64_t lo, width, v;
-
-			hist_bounds(i, &lo, &width);
-			v = lo + width / 2;
-			if (v < h->min)
-				v = h->min;
-			if (v > h->max)
-				v = h->max;
-			return v;
-		}
-	}
-	return h->max;
-}
-
-void ut_hist_log2(const struct ut_hist *h, uint64_t out[64])
-{
-	memset(out, 0, 64 * sizeof(out[0]));
-	for (unsigned int i = 0; i < UT_HIST_BUCKETS; i++) {
-		uint64_t lo, width;
-
-		if (!h->bucket[i])
-			continue;
-		hist_bounds(i, &lo, &width);
-		out[lo ? 63 - __builtin_clzll(lo) : 0] += h->bucket[i];
-	}
 }

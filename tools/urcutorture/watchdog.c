@@ -20,6 +20,7 @@ static pthread_mutex_t wd_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ut_run *wd_run;
 static const struct ut_config *wd_cfg;
 static const struct ut_result *wd_done;
+static struct ut_batch *wd_batch;
 static const int *wd_ndone;
 static int wd_stop;
 static pthread_t wd_thread;
@@ -90,6 +91,7 @@ static void stall_report(struct ut_run *run, uint64_t idle_ns)
 	}
 
 	/* The stalled combination, as far as it got, joins the finished ones. */
+	r->cfg = cfg;
 	r->flavor = run->ops;
 	r->layout = run->layout;
 	r->mode = run->mode;
@@ -119,8 +121,9 @@ static void stall_report(struct ut_run *run, uint64_t idle_ns)
 	if (cfg->sink.tap)
 		printf("not ok %d - %s/%s %s # STALL\nBail out! stall\n", ndone + 1, run->ops->name,
 		       ut_layout_names[run->layout], run->mode->name);
-	ut_report_json(cfg, run->plan, all, ndone + 1, UT_STALL, UT_EXIT_STALL);
-	ut_report_end(cfg, UT_STALL, all, ndone + 1);
+	wd_batch->elapsed_s = (now - wd_batch->t_start_ns) / 1e9;
+	ut_report_json(wd_batch, all, ndone + 1, UT_STALL, UT_EXIT_STALL, wd_batch->global->json, NULL);
+	ut_report_end(wd_batch, UT_STALL, all, ndone + 1);
 	fflush(NULL);
 	_exit(UT_EXIT_STALL);
 }
@@ -158,7 +161,7 @@ static bool thread_stuck(struct ut_run *run, uint64_t now, uint64_t *idle)
 			thr_since[i] = now;
 			continue;
 		}
-		if (now - thr_since[i] >= wd_cfg->stall_timeout_ns) {
+		if (now - thr_since[i] >= run->cfg->stall_timeout_ns) {
 			*idle = now - thr_since[i];
 			return true;
 		}
@@ -195,7 +198,7 @@ static void *watchdog_fn(void *arg)
 			if (sum != last_sum) {
 				last_sum = sum;
 				last_change = now;
-			} else if (now - last_change >= wd_cfg->stall_timeout_ns) {
+			} else if (now - last_change >= wd_run->cfg->stall_timeout_ns) {
 				stall_report(wd_run, now - last_change);
 			}
 		}
@@ -204,9 +207,10 @@ static void *watchdog_fn(void *arg)
 	return NULL;
 }
 
-void ut_watchdog_results(const struct ut_result *done, const int *ndone)
+void ut_watchdog_results(struct ut_batch *b, const struct ut_result *done, const int *ndone)
 {
 	pthread_mutex_lock(&wd_lock);
+	wd_batch = b;
 	wd_done = done;
 	wd_ndone = ndone;
 	pthread_mutex_unlock(&wd_lock);

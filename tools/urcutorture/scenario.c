@@ -1,0 +1,666 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Scenarios and batches.
+ *
+ * A batch is every run of one invocation: the command line alone (a plain
+ * run), or the runs of a scenario (--scenario=NAME|FILE).  A scenario is a
+ * small text file, one directive per line:
+ *
+ *   # comment                  (also after a word: "run ... # why")
+ *   name NAME                  shown in reports (default: the file's name)
+ *   description TEXT
+ *   budget DUR                 time to aim at for the whole scenario
+ *   min-duration DUR           bounds of a duration taken from the budget
+ *   max-duration DUR             (default 1s and 10m)
+ *   rotate                     repeat the runs, a new seed each pass, until
+ *                                the budget is spent (runs need duration=)
+ *   run WORD...                one run: urcutorture options without their
+ *                                "--" (mode=stress, flavor=all, pin=compact,
+ *                                duration=5s, async, ...); mode=all is one
+ *                                run per registered mode
+ *
+ * Each run is parsed by ut_parse_run_options from its words followed by the
+ * command line's workload options, so the command line overrides the
+ * scenario (--scenario=ci --flavor=qsbr runs ci on qsbr only; --duration
+ * replaces every duration and the budget).  A run without duration= gets
+ * an equal share of the budget: (budget - durations fixed by other runs -
+ * overhead) / combinations, clamped to [min-duration, max-duration].
+ * Options of the whole invocation (output, seed, compare, topology) are not
+ * allowed in a run.  Run k (from 0) uses seed base + k.
+ *
+ * Any fault is one line "urcutorture: FILE:LINE: problem" and exit 64,
+ * before anything runs.  The built-in scenarios are the files of
+ * scenarios/, embedded at build time (scenario.h).
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario.h"
+#include "ut.h"
+
+#define SCN_MAX_WORDS	64
+
+struct scn_line {
+	int line;
+	int nwords;
+	char *words[SCN_MAX_WORDS];
+};
+
+struct scn {
+	char name[64];
+	char description[256];
+	char file[512];		/* as named in messages */
+	bool builtin;
+	uint64_t budget_ns, min_ns, max_ns;
+	bool rotate;
+	int rotate_line;
+	int nruns;
+	struct scn_line *runs;
+};
+
+/* Options that belong to the whole invocation, not to one run. */
+static const char *const run_forbidden[] = {
+	"json", "tap", "quiet", "dry-run", "seed", "scenario", "compare",
+	"regress-threshold", "topology", "help", "version", "list-modes",
+	"list-scenarios", "self-check-modes", NULL,
+};
+
+static int scn_error(const struct scn *s, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int scn_error(const struct scn *s, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "urcutorture: %s:%d: ", s->file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return UT_EXIT_USAGE;
+}
+
+static void scn_free(struct scn *s)
+{
+	for (int i = 0; i < s->nruns; i++)
+		for (int w = 0; w < s->runs[i].nwords; w++)
+			free(s->runs[i].words[w]);
+	free(s->runs);
+	s->runs = NULL;
+	s->nruns = 0;
+}
+
+/*
+ * Split a line into words: blanks separate, "..." quotes (no escapes), an
+ * unquoted # at the start of a word ends the line.  Returns the count, or
+ * -1 with *problem set.
+ */
+static int split_words(char *p, char **words, int max, const char **problem)
+{
+	int n = 0;
+
+	for (;;) {
+		char *out;
+
+		while (*p == ' ' || *p == '\t' || *p == '\r')
+			p++;
+		if (!*p || *p == '#')
+			return n;
+		if (n == max) {
+			*problem = "too many words";
+			return -1;
+		}
+		words[n++] = out = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\r') {
+			if (*p == '"') {
+				char *end = strchr(p + 1, '"');
+
+				if (!end) {
+					*problem = "unterminated \"";
+					return -1;
+				}
+				memmove(out, p + 1, (size_t)(end - p - 1));
+				out += end - p - 1;
+				p = end + 1;
+			} else {
+				*out++ = *p++;
+			}
+		}
+		if (*p)
+			p++;
+		*out = '\0';
+	}
+}
+
+static int scn_duration(const struct scn *s, int line, const char *key, const char *text,
+			uint64_t *out)
+{
+	if (!text)
+		return scn_error(s, line, "%s: missing value", key);
+	if (ut_parse_duration(text, out) || *out == 0)
+		return scn_error(s, line, "%s: '%s' is not a duration (e.g. 500ms, 10s, 5m, 2h)",
+				 key, text);
+	return 0;
+}
+
+/* A run's words: NAME or NAME=VALUE (a leading "--" is tolerated). */
+static int check_run_words(const struct scn *s, const struct scn_line *r)
+{
+	if (r->nwords == 0)
+		return scn_error(s, r->line, "run: no options (e.g. run mode=stress flavor=all)");
+	for (int w = 0; w < r->nwords; w++) {
+		const char *word = r->words[w];
+		size_t n;
+
+		if (!strncmp(word, "--", 2))
+			word += 2;
+		n = strcspn(word, "=");
+		if (n == 0 || !isalpha((unsigned char)word[0]))
+			return scn_error(s, r->line, "run: '%s' is not an option (NAME or NAME=VALUE)",
+					 r->words[w]);
+		for (int f = 0; run_forbidden[f]; f++)
+			if (strlen(run_forbidden[f]) == n && !strncmp(word, run_forbidden[f], n))
+				return scn_error(s, r->line,
+						 "%s: not allowed in a scenario run (give it on the command line)",
+						 run_forbidden[f]);
+	}
+	return 0;
+}
+
+static int scn_parse(const char *text, struct scn *s)
+{
+	const char *p = text;
+	int line = 0, rc = 0;
+	bool have_min = false, have_max = false;
+
+	s->min_ns = 1000000000ull;
+	s->max_ns = 600000000000ull;
+	while (*p && !rc) {
+		const char *start = p;
+		size_t len = strcspn(p, "\n");
+		char *buf = strndup(p, len);
+		char *words[SCN_MAX_WORDS];
+		const char *problem = NULL;
+		int n;
+
+		line++;
+		p += len;
+		if (*p)
+			p++;
+		if (!buf)
+			return scn_error(s, line, "out of memory");
+		n = split_words(buf, words, SCN_MAX_WORDS, &problem);
+		if (n < 0) {
+			rc = scn_error(s, line, "%s", problem);
+		} else if (n == 0) {
+			/* blank or comment */
+		} else if (!strcmp(words[0], "name")) {
+			if (n != 2)
+				rc = scn_error(s, line, "name: expected one word");
+			else
+				snprintf(s->name, sizeof(s->name), "%s", words[1]);
+		} else if (!strcmp(words[0], "description")) {
+			/* The rest of the line, as written. */
+			const char *d = start + strspn(start, " \t") + strlen("description");
+			size_t dl;
+
+			while (*d == ' ' || *d == '\t')
+				d++;
+			dl = strcspn(d, "\n#");
+			while (dl && (d[dl - 1] == ' ' || d[dl - 1] == '\r' || d[dl - 1] == '\t'))
+				dl--;
+			snprintf(s->description, sizeof(s->description), "%.*s", (int)dl, d);
+		} else if (!strcmp(words[0], "budget")) {
+			rc = n > 2 ? scn_error(s, line, "budget: expected one duration")
+				   : scn_duration(s, line, "budget", n > 1 ? words[1] : NULL, &s->budget_ns);
+		} else if (!strcmp(words[0], "min-duration")) {
+			rc = n > 2 ? scn_error(s, line, "min-duration: expected one duration")
+				   : scn_duration(s, line, "min-duration", n > 1 ? words[1] : NULL, &s->min_ns);
+			have_min = true;
+		} else if (!strcmp(words[0], "max-duration")) {
+			rc = n > 2 ? scn_error(s, line, "max-duration: expected one duration")
+				   : scn_duration(s, line, "max-duration", n > 1 ? words[1] : NULL, &s->max_ns);
+			have_max = true;
+		} else if (!strcmp(words[0], "rotate")) {
+			if (n != 1)
+				rc = scn_error(s, line, "rotate: takes no value");
+			s->rotate = true;
+			s->rotate_line = line;
+		} else if (!strcmp(words[0], "run")) {
+			struct scn_line *r = realloc(s->runs, (size_t)(s->nruns + 1) * sizeof(*r));
+
+			if (!r) {
+				rc = scn_error(s, line, "out of memory");
+			} else {
+				s->runs = r;
+				r = &s->runs[s->nruns++];
+				r->line = line;
+				r->nwords = n - 1;
+				for (int w = 1; w < n; w++)
+					r->words[w - 1] = strdup(words[w]);
+				rc = check_run_words(s, r);
+			}
+		} else {
+			rc = scn_error(s, line, "unknown directive '%s' (name, description, budget, "
+				       "min-duration, max-duration, rotate, run)", words[0]);
+		}
+		free(buf);
+	}
+	if (rc)
+		return rc;
+	if (!s->nruns)
+		return scn_error(s, line ? line : 1, "no run line");
+	if ((have_min || have_max) && s->min_ns > s->max_ns)
+		return scn_error(s, line, "min-duration is longer than max-duration");
+	if (s->rotate && !s->budget_ns)
+		return scn_error(s, s->rotate_line, "rotate: needs a budget");
+	return 0;
+}
+
+/* Read --scenario's text: a built-in by name, else a file. */
+static int scn_load(const char *spec, struct scn *s, char **text)
+{
+	const char *base;
+	FILE *f;
+	long size;
+
+	memset(s, 0, sizeof(*s));
+	if (!strchr(spec, '/')) {
+		for (int i = 0; ut_builtin_scenarios[i].name; i++) {
+			if (strcmp(spec, ut_builtin_scenarios[i].name))
+				continue;
+			snprintf(s->name, sizeof(s->name), "%s", spec);
+			snprintf(s->file, sizeof(s->file), "%s.scn", spec);
+			s->builtin = true;
+			*text = strdup(ut_builtin_scenarios[i].text);
+			return *text ? 0 : UT_EXIT_ENV;
+		}
+	}
+	f = fopen(spec, "r");
+	if (!f) {
+		char names[256] = "";
+
+		for (int i = 0; ut_builtin_scenarios[i].name; i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 i ? ", " : "", ut_builtin_scenarios[i].name);
+		fprintf(stderr, "urcutorture: --scenario: '%s' is neither a built-in scenario (%s) "
+			"nor a readable file: %s\n", spec, names, strerror(errno));
+		return UT_EXIT_USAGE;
+	}
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	if (size < 0 || size > (1 << 20)) {
+		fclose(f);
+		fprintf(stderr, "urcutorture: --scenario: '%s' is not a scenario file (too large)\n", spec);
+		return UT_EXIT_USAGE;
+	}
+	*text = calloc(1, (size_t)size + 1);
+	if (!*text || fread(*text, 1, (size_t)size, f) != (size_t)size) {
+		fclose(f);
+		fprintf(stderr, "urcutorture: --scenario: cannot read '%s'\n", spec);
+		return UT_EXIT_USAGE;
+	}
+	fclose(f);
+	if (memchr(*text, '\0', (size_t)size)) {
+		fprintf(stderr, "urcutorture: --scenario: '%s' is not a text file\n", spec);
+		return UT_EXIT_USAGE;
+	}
+	snprintf(s->file, sizeof(s->file), "%s", spec);
+	base = strrchr(spec, '/') ? strrchr(spec, '/') + 1 : spec;
+	snprintf(s->name, sizeof(s->name), "%.*s", (int)strcspn(base, "."), base);
+	return 0;
+}
+
+/* ---- from scenario lines to runs ---- */
+
+uint64_t ut_batch_combo_ns(const struct ut_batch_run *run)
+{
+	return run->cfg.duration_ns + UT_COMBO_OVERHEAD_NS;
+}
+
+/* Only the default layout when none of the mode's threads posts. */
+static void settle_run(struct ut_batch_run *run)
+{
+	if (!ut_mode_uses_layout(&run->cfg)) {
+		run->cfg.layouts[0] = UT_LAYOUT_DEFAULT;
+		run->cfg.nlayouts = 1;
+	}
+	run->ncombos = run->cfg.nflavors * run->cfg.nlayouts;
+}
+
+static void run_words_free(struct ut_batch_run *run)
+{
+	for (int w = 0; w < run->nwords; w++)
+		free(run->words[w]);
+	free(run->words);
+	run->words = NULL;
+	run->nwords = 0;
+}
+
+static int add_run(struct ut_batch *b, int *cap)
+{
+	if (b->nruns == *cap) {
+		int ncap = *cap ? *cap * 2 : 16;
+		struct ut_batch_run *r = realloc(b->runs, (size_t)ncap * sizeof(*r));
+
+		if (!r)
+			return -1;
+		b->runs = r;
+		*cap = ncap;
+	}
+	memset(&b->runs[b->nruns], 0, sizeof(b->runs[0]));
+	return b->nruns++;
+}
+
+/* Parse every run line (mode=all expanded) for one pass. */
+static int expand_pass(const struct scn *s, const struct ut_config *global, int argc, char **argv,
+		       int pass, struct ut_batch *b, int *cap)
+{
+	char **av = calloc((size_t)(SCN_MAX_WORDS + argc + 2), sizeof(*av));
+	int rc = 0;
+
+	if (!av)
+		return UT_EXIT_ENV;
+	for (int i = 0; i < s->nruns && !rc; i++) {
+		const struct scn_line *line = &s->runs[i];
+		const struct ut_mode_ops *single[2] = { NULL, NULL };
+		const struct ut_mode_ops *const *modes = single;
+		int all_at = -1;
+		char where[600];
+
+		snprintf(where, sizeof(where), "%s:%d", s->file, line->line);
+		for (int w = 0; w < line->nwords; w++) {
+			const char *word = line->words[w];
+
+			if (!strncmp(word, "--", 2))
+				word += 2;
+			if (!strcmp(word, "mode=all"))
+				all_at = w;
+		}
+		/* mode=all: every registered mode, unless the command line picked one. */
+		if (all_at >= 0)
+			modes = global->mode_given ? (single[0] = global->mode, single) : ut_modes;
+		else
+			single[0] = NULL;
+		for (int m = 0; !rc && ((all_at < 0 && m == 0) || (all_at >= 0 && modes[m])); m++) {
+			char modeword[96], label[160] = "";
+			struct ut_batch_run *run;
+			char **words = calloc((size_t)line->nwords + 1, sizeof(*words));
+			int ac = 0, idx;
+
+			if (!words) {
+				rc = UT_EXIT_ENV;
+				break;
+			}
+			av[ac++] = argv[0];
+			for (int w = 0; w < line->nwords; w++) {
+				const char *word = line->words[w];
+				size_t off = strlen(label);
+
+				if (!strncmp(word, "--", 2))
+					word += 2;
+				if (w == all_at) {
+					snprintf(modeword, sizeof(modeword), "mode=%s", modes[m]->name);
+					word = modeword;
+				}
+				snprintf(label + off, sizeof(label) - off, "%s%s", off ? " " : "", word);
+				if (asprintf(&words[w], "--%s", word) < 0)
+					words[w] = NULL;
+				else
+					av[ac++] = words[w];
+			}
+			for (int k = 1; k < argc; k++)
+				av[ac++] = argv[k];
+			idx = add_run(b, cap);
+			if (idx < 0) {
+				rc = UT_EXIT_ENV;
+			} else {
+				run = &b->runs[idx];
+				run->words = words;
+				run->nwords = line->nwords;
+				words = NULL;
+				rc = ut_parse_run_options(ac, av, global, where, &run->cfg);
+				if (rc >= 0) {
+					/* Free what a failed parse loaded; the run is dropped. */
+					ut_config_release(&run->cfg);
+					run_words_free(run);
+					b->nruns--;
+				} else {
+					rc = 0;
+					run->owns_cfg = true;
+					run->line = line->line;
+					run->pass = pass;
+					run->cfg.run_index = idx;
+					run->cfg.seed = global->seed + (uint64_t)idx;
+					run->cfg.argc = global->argc;
+					run->cfg.argv = global->argv;
+					if (pass > 1)
+						snprintf(run->cfg.run_label, sizeof(run->cfg.run_label),
+							 "%s (pass %d)", label, pass);
+					else
+						snprintf(run->cfg.run_label, sizeof(run->cfg.run_label),
+							 "%s", label);
+					settle_run(run);
+				}
+			}
+			if (words) {
+				for (int w = 0; w < line->nwords; w++)
+					free(words[w]);
+				free(words);
+			}
+		}
+	}
+	free(av);
+	return rc;
+}
+
+/* Durations from the budget for the runs that have none of their own. */
+static void share_budget(const struct scn *s, struct ut_batch *b)
+{
+	uint64_t fixed = 0, d;
+	int free_combos = 0;
+
+	if (!s->budget_ns)
+		return;
+	for (int i = 0; i < b->nruns; i++) {
+		if (b->runs[i].cfg.duration_given)
+			fixed += (uint64_t)b->runs[i].ncombos * ut_batch_combo_ns(&b->runs[i]);
+		else
+			free_combos += b->runs[i].ncombos;
+	}
+	if (!free_combos)
+		return;
+	d = 0;
+	if (s->budget_ns > fixed + (uint64_t)free_combos * UT_COMBO_OVERHEAD_NS)
+		d = (s->budget_ns - fixed - (uint64_t)free_combos * UT_COMBO_OVERHEAD_NS) /
+		    (uint64_t)free_combos;
+	d -= d % 100000000ull;		/* whole tenths of a second */
+	if (d < s->min_ns)
+		d = s->min_ns;
+	if (d > s->max_ns)
+		d = s->max_ns;
+	for (int i = 0; i < b->nruns; i++)
+		if (!b->runs[i].cfg.duration_given)
+			b->runs[i].cfg.duration_ns = d;
+}
+
+static const char *const role_opt[UT_ROLE_COUNT] = {
+	"--pin-readers", "--pin-updaters", "--pin-workers",
+};
+
+/* Placement plans of every run; a failure names the role's option. */
+static int plan_runs(struct ut_batch *b)
+{
+	for (int i = 0; i < b->nruns; i++) {
+		struct ut_batch_run *run = &b->runs[i];
+
+		for (int l = 0; l < run->cfg.nlayouts; l++) {
+			int n[UT_ROLE_COUNT];
+			char err[256] = "";
+
+			ut_role_counts(&run->cfg, run->cfg.layouts[l], n);
+			if (ut_plan_build(run->cfg.topo, run->cfg.pin, n, &run->plans[l], err,
+					  sizeof(err))) {
+				/* The planner says whose count or policy it could not place. */
+				enum ut_role role = run->plans[l].failed < UT_ROLE_COUNT ?
+						    run->plans[l].failed : UT_ROLE_READER;
+
+				if (b->is_scenario)
+					fprintf(stderr, "urcutorture: %s:%d: %s: %s\n", b->file, run->line,
+						role_opt[role], err);
+				else
+					fprintf(stderr, "urcutorture: %s: %s\n", role_opt[role], err);
+				return UT_EXIT_USAGE;
+			}
+			run->nplans = l + 1;
+		}
+	}
+	return 0;
+}
+
+static void totals(struct ut_batch *b)
+{
+	b->ncombos = 0;
+	b->planned_ns = 0;
+	for (int i = 0; i < b->nruns; i++) {
+		b->ncombos += b->runs[i].ncombos;
+		b->planned_ns += (uint64_t)b->runs[i].ncombos * ut_batch_combo_ns(&b->runs[i]);
+	}
+}
+
+/* Parse a scenario into b (runs parsed, durations set, no plans yet). */
+static int scenario_runs(const struct ut_config *global, const char *spec, int argc, char **argv,
+			 struct ut_batch *b)
+{
+	struct scn s;
+	char *text = NULL;
+	int rc, cap = 0;
+
+	rc = scn_load(spec, &s, &text);
+	if (!rc)
+		rc = scn_parse(text, &s);
+	free(text);
+	b->is_scenario = true;
+	snprintf(b->name, sizeof(b->name), "%s", s.name);
+	snprintf(b->file, sizeof(b->file), "%s", s.file);
+	b->builtin = s.builtin;
+	snprintf(b->description, sizeof(b->description), "%s", s.description);
+	b->budget_ns = s.budget_ns;
+	b->rotate = s.rotate;
+	b->passes = 1;
+	if (!rc)
+		rc = expand_pass(&s, global, argc, argv, 1, b, &cap);
+	if (!rc)
+		share_budget(&s, b);
+	if (!rc && s.rotate && !global->duration_given) {
+		/* Passes of the whole list until the budget is spent. */
+		uint64_t pass_ns;
+
+		totals(b);
+		pass_ns = b->planned_ns ? b->planned_ns : 1;
+		b->passes = (int)(s.budget_ns / pass_ns);
+		if (b->passes < 1)
+			b->passes = 1;
+		if (b->passes > 1000)
+			b->passes = 1000;
+		for (int p = 2; p <= b->passes && !rc; p++)
+			rc = expand_pass(&s, global, argc, argv, p, b, &cap);
+	}
+	scn_free(&s);
+	return rc;
+}
+
+int ut_batch_build(const struct ut_config *global, int argc, char **argv, struct ut_batch *b)
+{
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	b->global = global;
+	b->passes = 1;
+	if (!global->scenario) {
+		b->runs = calloc(1, sizeof(*b->runs));
+		if (!b->runs) {
+			fprintf(stderr, "urcutorture: out of memory\n");
+			return UT_EXIT_ENV;
+		}
+		b->nruns = 1;
+		b->runs[0].cfg = *global;	/* shares the command line's topology and policies */
+		b->runs[0].pass = 1;
+		settle_run(&b->runs[0]);
+	} else {
+		rc = scenario_runs(global, global->scenario, argc, argv, b);
+		if (rc)
+			return rc;
+	}
+	totals(b);
+	return plan_runs(b);
+}
+
+void ut_batch_release(struct ut_batch *b)
+{
+	for (int i = 0; i < b->nruns; i++) {
+		struct ut_batch_run *run = &b->runs[i];
+
+		for (int l = 0; l < run->nplans; l++)
+			ut_plan_free(&run->plans[l]);
+		if (run->owns_cfg) {
+			run->cfg.json = NULL;	/* the command line's */
+			ut_config_release(&run->cfg);
+		}
+		run_words_free(run);
+	}
+	free(b->runs);
+	b->runs = NULL;
+	b->nruns = 0;
+}
+
+void ut_batch_print(const struct ut_batch *b)
+{
+	const struct ut_config *g = b->global;
+
+	for (int i = 0; i < b->nruns; i++) {
+		const struct ut_batch_run *run = &b->runs[i];
+		char topo[256];
+
+		if (b->is_scenario)
+			ut_report_run_start(b, i);
+		ut_topology_summary(run->cfg.topo, topo, sizeof(topo));
+		for (int l = 0; l < run->nplans; l++) {
+			ut_out(&g->sink, "placement plan for call_rcu layout %s on %s (backend %s):\n",
+			       ut_layout_names[run->cfg.layouts[l]], topo, ut_placement_backend());
+			ut_plan_print(&run->plans[l], run->cfg.topo, g->sink.human);
+		}
+	}
+}
+
+int ut_scenarios_list(const struct ut_config *global, int argc, char **argv)
+{
+	int rc = UT_EXIT_OK;
+
+	for (int i = 0; ut_builtin_scenarios[i].name; i++) {
+		struct ut_config g = *global;
+		struct ut_batch b;
+		char t[32];
+		int e;
+
+		g.scenario = ut_builtin_scenarios[i].name;
+		memset(&b, 0, sizeof(b));
+		b.global = &g;
+		e = scenario_runs(&g, g.scenario, argc, argv, &b);
+		if (e) {
+			rc = e;
+		} else {
+			totals(&b);
+			ut_format_span(b.planned_ns, t, sizeof(t));
+			printf("%-8s %4d runs %5d combinations, about %-8s %s\n", b.name, b.nruns,
+			       b.ncombos, t, b.description);
+		}
+		ut_batch_release(&b);
+	}
+	return rc;
+}
