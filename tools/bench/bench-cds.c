@@ -20,10 +20,13 @@
  * Output (bench-util.h format):
  *   cds.<structure>.<P>x<P> <value> Mpairs/s      median of 3 runs
  *   cds.wfstack.preempted_pop.p50|p99|max <value> us
+ *   cds.<structure>.solo <value> ns/pair (-m solo: one thread, push then
+ *                                          pop, thread CPU time per pair)
  *
  * Options: -c P (producers = consumers, default 1), -t seconds per run
- * (default 1), -m structure|latency (default: every structure, then the
- * latency), -q (short runs).
+ * (default 1), -m structure|pairs|solo|latency (one structure, every
+ * structure, the one-thread costs, or the latency only; default: every
+ * structure, then the latency), -q (short runs).
  *
  * Build (against this tree, or against liburcu with its include and
  * library directories instead):
@@ -271,6 +274,63 @@ static double run_once(int pairs, double seconds)
 	return (double) total / ((double) (t1 - t0) / 1e9) / 1e6;
 }
 
+/*
+ * One thread, push then pop, in a loop: the cost of the uncontended paths,
+ * in nanoseconds of the thread's own CPU time per pair (so that time spent
+ * preempted on a busy machine does not count).
+ */
+static double solo_ns(double seconds)
+{
+	static struct bnode nodes[64];
+	struct timespec c0, c1;
+	uint64_t deadline = bench_now_ns() + (uint64_t) (seconds * 1e9);
+	unsigned long pairs = 0;
+	int i;
+
+	init_structure();
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+	while (bench_now_ns() < deadline) {
+		for (i = 0; i < 1000; i++) {
+			struct bnode *n = &nodes[i % 64];
+			void *link = NULL;
+
+			switch (cur) {
+			case S_LFSTACK:
+				cds_lfs_push(&lfs, &n->link.lfs);
+				link = cds_lfs_pop_blocking(&lfs);
+				break;
+			case S_WFSTACK:
+				cds_wfs_node_init(&n->link.wfs);
+				cds_wfs_push(&wfs, &n->link.wfs);
+				link = cds_wfs_pop_blocking(&wfs);
+				break;
+			case S_WFCQUEUE:
+				cds_wfcq_node_init(&n->link.wfcq);
+				cds_wfcq_enqueue(&wfcq_head, &wfcq_tail, &n->link.wfcq);
+				link = cds_wfcq_dequeue_blocking(&wfcq_head, &wfcq_tail);
+				break;
+			case S_RCULFQUEUE:
+				/* Reused without a grace period: safe, nobody else runs. */
+				cds_lfq_node_init_rcu(&n->link.lfq);
+				urcu_memb_read_lock();
+				cds_lfq_enqueue_rcu(&lfq, &n->link.lfq);
+				link = cds_lfq_dequeue_rcu(&lfq);
+				urcu_memb_read_unlock();
+				break;
+			default:
+				break;
+			}
+			if (link != (void *) n)
+				bench_die("solo: popped the wrong node");
+		}
+		pairs += 1000;
+	}
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	fini_structure();
+	return ((double) (c1.tv_sec - c0.tv_sec) * 1e9 + (double) (c1.tv_nsec - c0.tv_nsec))
+		/ (double) pairs;
+}
+
 /* ---- preempted pusher ------------------------------------------------- */
 
 static volatile int lat_armed, lat_done;
@@ -343,12 +403,23 @@ int main(int argc, char **argv)
 	bench_pin_init();
 	urcu_memb_register_thread();
 	seconds = opts.max_seconds > 0 ? opts.max_seconds : (opts.quick ? 0.2 : 1.0);
-	for (s = 0; s < S_COUNT; s++) {
+	for (s = 0; s < S_COUNT && opts.mode && !strcmp(opts.mode, "solo"); s++) {
 		double r[REPEATS];
 		char metric[64];
 		int k;
 
-		if (opts.mode && strcmp(opts.mode, names[s]))
+		cur = (enum structure) s;
+		for (k = 0; k < REPEATS; k++)
+			r[k] = solo_ns(seconds);
+		snprintf(metric, sizeof(metric), "cds.%s.solo", names[s]);
+		bench_metric(metric, bench_median(r, REPEATS), "ns/pair");
+	}
+	for (s = 0; s < S_COUNT && !(opts.mode && !strcmp(opts.mode, "solo")); s++) {
+		double r[REPEATS];
+		char metric[64];
+		int k;
+
+		if (opts.mode && strcmp(opts.mode, "pairs") && strcmp(opts.mode, names[s]))
 			continue;
 		cur = (enum structure) s;
 		for (k = 0; k < REPEATS; k++)

@@ -10,14 +10,15 @@
  * node leaves the stack.
  *
  * Push (Treiber):
- *   (P1) old = s->head
+ *   (P1) old = a guess of s->head (NULL: no load; see the code)
  *   (P2) node->next = old                         (node still private)
  *   (P3) cmpxchg(&s->head, old, node)             full barrier; retry from P2
  *                                                 with the value seen if it
  *                                                 was not old
- * P3's success is the linearization point.  A failed P3 means another push or
- * pop changed the head after P1: every retry follows someone else's success,
- * so push is lock-free.  Push has no ABA problem: if the head went from old
+ * P3's success is the linearization point.  A failed P3 returns the actual
+ * head; the first failure may just mean the guess was wrong, every later one
+ * means another push or pop changed the head since the previous P3, so every
+ * retry but one follows someone else's success: push is lock-free.  Push has no ABA problem: if the head went from old
  * to something else and back to old between P1 and P3, old is again the top
  * node and node->next == old is exactly what a push onto it must write.
  *
@@ -114,8 +115,13 @@ static inline bool _cds_lfs_push(cds_lfs_stack_ptr_t u_s, struct cds_lfs_node *n
 	struct cds_lfs_head *head = (struct cds_lfs_head *) node;
 	struct cds_lfs_head *old, *seen;
 
-	/* P1.  Relaxed: only a guess for P3, which checks it. */
-	old = uatomic_load(&s->head, CMM_RELAXED);
+	/*
+	 * P1: guess that the stack is empty instead of loading the head.  If
+	 * the guess is wrong, P3 fails and returns the real head: the cache
+	 * line is fetched once, for writing, rather than read and then
+	 * upgraded -- one coherence transaction less on a contended stack.
+	 */
+	old = NULL;
 	for (;;) {
 		/* P2: node is private until P3 succeeds. */
 		node->next = old ? &old->node : NULL;

@@ -43,8 +43,8 @@ static inline int _cds_lfs_push_rcu(struct cds_lfs_stack_rcu *s,
 {
 	struct cds_lfs_node_rcu *old, *seen;
 
-	/* Relaxed: a guess that the cmpxchg checks. */
-	old = uatomic_load(&s->head, CMM_RELAXED);
+	/* Guess "empty"; a wrong guess costs one failed cmpxchg (lfstack.h, P1). */
+	old = NULL;
 	for (;;) {
 		node->next = old;
 		/*

@@ -85,10 +85,22 @@ static inline void _cds_wfq_enqueue(struct cds_wfq_queue *q, struct cds_wfq_node
 	uatomic_store(prev, node, CMM_RELEASE);
 }
 
+/* Wait for an enqueuer's W3 on node->next, out of the fast path. */
+static __attribute__((noinline, unused))
+struct cds_wfq_node *cds_wfq_i_wait_next_slow(struct cds_wfq_node *node)
+{
+	struct cds_wfq_node *next;
+	unsigned int attempt = 0;
+
+	/* Acquire: pairs with W3 (which follows W2's publication). */
+	while ((next = uatomic_load(&node->next, CMM_ACQUIRE)) == NULL)
+		cds_wfs_i_backoff(&attempt);
+	return next;
+}
+
 static inline struct cds_wfq_node *___cds_wfq_dequeue_blocking(struct cds_wfq_queue *q)
 {
 	struct cds_wfq_node *node, *next;
-	unsigned int attempt;
 
 	for (;;) {
 		node = q->head;
@@ -101,10 +113,7 @@ static inline struct cds_wfq_node *___cds_wfq_dequeue_blocking(struct cds_wfq_qu
 					return NULL;
 				_cds_wfq_enqueue(q, &q->dummy);
 			}
-			attempt = 0;
-			/* Acquire: as above. */
-			while ((next = uatomic_load(&node->next, CMM_ACQUIRE)) == NULL)
-				cds_wfs_i_backoff(&attempt);
+			next = cds_wfq_i_wait_next_slow(node);
 		}
 		q->head = next;
 		if (node != &q->dummy)

@@ -155,8 +155,16 @@ static inline int _cds_wfs_push(cds_wfs_stack_ptr_t u_stack, struct cds_wfs_node
 	struct __cds_wfs_stack *s = u_stack._s;
 	struct cds_wfs_head *old;
 
-	/* W1: node is private until W2. */
-	node->next = NULL;
+	/*
+	 * W1: node is private until W2.  A node prepared with
+	 * cds_wfs_node_init(), as liburcu requires, already has a NULL next:
+	 * only store when it does not, which keeps a store out of the
+	 * exchange's way in the usual case and still makes a node pushed
+	 * again without init safe (a stale next would let a pop skip the wait
+	 * for W3).
+	 */
+	if (node->next != NULL)
+		node->next = NULL;
 	/*
 	 * W2.  Full barrier: W1 and the element's contents are visible before
 	 * node is reachable; pairs with the acquire load of the head in pop
@@ -172,20 +180,37 @@ static inline int _cds_wfs_push(cds_wfs_stack_ptr_t u_stack, struct cds_wfs_node
 	return !cds_wfs_i_end(old);
 }
 
-/* R2: node's next once linked; CDS_WFS_WOULDBLOCK if !blocking and not yet. */
-static inline struct cds_wfs_node *cds_wfs_i_wait_next(struct cds_wfs_node *node,
-		bool blocking)
+/*
+ * The wait of R2, out of line: keeping the back-off's calls and registers
+ * out of the pops' fast path.  (unused: not every includer pops.)
+ */
+static __attribute__((noinline, unused))
+struct cds_wfs_node *cds_wfs_i_wait_next_slow(struct cds_wfs_node *node)
 {
 	struct cds_wfs_node *next;
 	unsigned int attempt = 0;
 
 	/* Acquire: pairs with the pusher's release store W3. */
-	while ((next = uatomic_load(&node->next, CMM_ACQUIRE)) == NULL) {
-		if (!blocking)
-			return CDS_WFS_WOULDBLOCK;
+	while ((next = uatomic_load(&node->next, CMM_ACQUIRE)) == NULL)
 		cds_wfs_i_backoff(&attempt);
-	}
 	return next;
+}
+
+/*
+ * R2: node's next once linked; CDS_WFS_WOULDBLOCK if !blocking and not yet.
+ * Cost when linked (the usual case): one load.
+ */
+static inline struct cds_wfs_node *cds_wfs_i_wait_next(struct cds_wfs_node *node,
+		bool blocking)
+{
+	/* Acquire: pairs with the pusher's release store W3. */
+	struct cds_wfs_node *next = uatomic_load(&node->next, CMM_ACQUIRE);
+
+	if (caa_likely(next != NULL))
+		return next;
+	if (!blocking)
+		return CDS_WFS_WOULDBLOCK;
+	return cds_wfs_i_wait_next_slow(node);
 }
 
 static inline struct cds_wfs_node *cds_wfs_i_pop(cds_wfs_stack_ptr_t u_stack, int *state,
@@ -204,7 +229,7 @@ static inline struct cds_wfs_node *cds_wfs_i_pop(cds_wfs_stack_ptr_t u_stack, in
 			return NULL;
 		/* R2. */
 		next = cds_wfs_i_wait_next(&top->node, blocking);
-		if (next == CDS_WFS_WOULDBLOCK)
+		if (!blocking && next == CDS_WFS_WOULDBLOCK)
 			return CDS_WFS_WOULDBLOCK;
 		/*
 		 * R3.  Full barrier: the caller's later accesses to the node are
