@@ -20,7 +20,7 @@ usage() {
 
 # Debian packages the build, the tests and urcutorture need.
 packages=(gcc g++ meson ninja-build pkg-config python3 libhwloc-dev libnuma-dev
-	  hwloc-nox man-db groff-base strace spin)
+	  hwloc-nox man-db groff-base strace spin python3-matplotlib)
 
 install_missing() {
 	local missing=()

@@ -83,6 +83,7 @@ struct ut_compare {
 	int beyond_combos;		/* combinations with a figure beyond the threshold */
 	int beyond_figures;
 	int baseline_unused;
+	int not_judged;			/* matched, but a side did not succeed */
 	/* Geometric means of the worse factors: per figure kind, and of all. */
 	double kind_log[NFIG];
 	int kind_n[NFIG];
@@ -259,6 +260,13 @@ static const struct jv *result_params(const struct jv *doc, const struct jv *r)
 	return run ? jv_get(run, "parameters") : jv_get(doc, "parameters");
 }
 
+static bool verdict_ok(const struct jv *r)
+{
+	const char *v = jv_str(jv_get(r, "verdict"));
+
+	return v && !strcmp(v, "SUCCESS");
+}
+
 static bool figure_value(const struct figure *f, const struct jv *r, double *v, double *count)
 {
 	*count = jv_num(jv_path(r, f->count), -1);
@@ -365,6 +373,12 @@ int ut_compare_run(struct ut_compare *c, const char *new_doc, const struct ut_si
 			continue;
 		}
 		cc->found = true;
+		/* A combination cut short (stall, signal) or failing measures nothing comparable. */
+		if (!verdict_ok(or) || !verdict_ok(nr)) {
+			cc->worst = -1;
+			c->not_judged++;
+			continue;
+		}
 		diff_members(result_params(c->base, or), result_params(nd, nr), "", param_skip,
 			     params, sizeof(params));
 		for (int f = 0; f < NFIG; f++) {
@@ -403,6 +417,9 @@ int ut_compare_run(struct ut_compare *c, const char *new_doc, const struct ut_si
 	if (nmissing)
 		warn(c, "%d combination%s without a baseline (not judged): %s%s", nmissing,
 		     nmissing > 1 ? "s" : "", missing, nmissing > 4 ? "; ..." : "");
+	if (c->not_judged)
+		warn(c, "%d combination%s not judged: not SUCCESS in this run or in the baseline",
+		     c->not_judged, c->not_judged > 1 ? "s" : "");
 	if (c->baseline_unused)
 		warn(c, "%d combination%s of the baseline did not run this time", c->baseline_unused,
 		     c->baseline_unused > 1 ? "s" : "");
