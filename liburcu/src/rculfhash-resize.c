@@ -44,7 +44,9 @@
 #include "rculfhash-internal.h"
 
 /* Nodes a resize walks between two quiescent points. */
-#define LFHT_QUIESCE_STEPS	4096
+#define LFHT_QUIESCE_STEPS	16384
+/* Independent walks a resize interleaves (memory-level parallelism). */
+#define LFHT_LANES		8
 
 /* ---- the resize lock: a futex word (0 free, 1 held, 2 held + waiters) -- */
 
@@ -164,33 +166,62 @@ static unsigned int link_bucket(struct cds_lfht_node *start, struct cds_lfht_nod
 	}
 }
 
-/* Step 3 of a grow (see the top).  False if a destroy cut it short. */
+/*
+ * Step 3 of a grow (see the top).  The old buckets' ranges are independent,
+ * so LFHT_LANES of them are worked on in turn, one bucket insertion each:
+ * after a lane's step the node its next walk starts with, and the bucket
+ * memory it writes next, are prefetched, and the other lanes' steps hide
+ * that latency (a single walk would wait for each cache miss in turn).
+ * Every lane's position is a bucket node of this grow, which only the
+ * resizer could remove, so the pass may leave its read-side critical
+ * section at any step.  False if a destroy cut it short.
+ */
 static bool grow_pass(struct cds_lfht *ht, unsigned long old_size, unsigned long new_size)
 {
 	unsigned int s = urcu_i_lfht_order(old_size);
 	unsigned int d = urcu_i_lfht_order(new_size) - s;
-	unsigned long ci, m, i, idx;
-	struct cds_lfht_node *start, *node;
-	unsigned int steps = 0;
+	unsigned long nfine = 1UL << d, ci = 0, idx;
+	struct grow_lane {
+		struct cds_lfht_node *start;	/* last bucket node linked */
+		unsigned long i, m;		/* old bucket, next new one in its range */
+	} lane[LFHT_LANES], *l;
+	struct cds_lfht_node *node;
+	unsigned int nl = 0, k, steps = 0;
 	bool ok = true;
 
 	resizer_enter(ht);
-	for (ci = 0; ci < old_size && ok; ci++) {
-		i = urcu_i_lfht_rev_bits(ci, s);
-		start = urcu_i_lfht_bucket(ht, i);
-		for (m = 1; m < (1UL << d); m++) {
-			idx = i | (urcu_i_lfht_rev_bits(m, d) << s);
+	while (nl < LFHT_LANES && ci < old_size) {
+		l = &lane[nl++];
+		l->i = urcu_i_lfht_rev_bits(ci++, s);
+		l->start = urcu_i_lfht_bucket(ht, l->i);
+		l->m = 1;
+	}
+	while (nl && ok) {
+		for (k = 0; k < nl; ) {
+			l = &lane[k];
+			idx = l->i | (urcu_i_lfht_rev_bits(l->m, d) << s);
 			node = urcu_i_lfht_bucket(ht, idx);
 			node->reverse_hash = idx;
-			steps += link_bucket(start, node);
-			start = node;
-			if (steps >= LFHT_QUIESCE_STEPS) {
-				steps = 0;
-				if (!resizer_quiesce(ht)) {
-					ok = false;
-					break;
+			steps += link_bucket(l->start, node);
+			l->start = node;
+			if (++l->m == nfine) {
+				if (ci == old_size) {
+					*l = lane[--nl];
+					continue;
 				}
+				l->i = urcu_i_lfht_rev_bits(ci++, s);
+				l->start = urcu_i_lfht_bucket(ht, l->i);
+				l->m = 1;
 			}
+			/* Prefetches (hints only; a stale pointer is harmless). */
+			__builtin_prefetch(urcu_i_lfht_ptr((uintptr_t) CMM_LOAD_SHARED(l->start->next)));
+			__builtin_prefetch(urcu_i_lfht_bucket(ht,
+				l->i | (urcu_i_lfht_rev_bits(l->m, d) << s)), 1);
+			k++;
+		}
+		if (steps >= LFHT_QUIESCE_STEPS) {
+			steps = 0;
+			ok = resizer_quiesce(ht);
 		}
 	}
 	resizer_exit(ht);
@@ -222,62 +253,98 @@ static unsigned long grow(struct cds_lfht *ht, unsigned long old_size, unsigned 
 
 /* ---- shrink ------------------------------------------------------------------- */
 
-/* Step 3 of a shrink: remove the bucket nodes >= new_size in bucket i's range. */
-static unsigned int shrink_range(struct cds_lfht *ht, unsigned long i, unsigned long new_size)
-{
-	struct cds_lfht_node *prev, *cur, *start = urcu_i_lfht_bucket(ht, i);
-	uintptr_t prev_next, w, v;
-	unsigned int steps = 0;
+/* A walk of step 3 of a shrink, through the range of one remaining bucket. */
+struct shrink_lane {
+	struct cds_lfht_node *start;	/* the remaining bucket: stable */
+	struct cds_lfht_node *prev;
+	uintptr_t prev_next;
+};
 
-restart:
-	prev = start;
-	prev_next = urcu_i_lfht_load_next(prev);
-	for (;;) {
-		cur = urcu_i_lfht_ptr(prev_next);
-		if (!cur)
-			break;
-		w = urcu_i_lfht_load_next(cur);
-		steps++;
-		if ((w & LFHT_OWN_FLAGS) == LFHT_BUCKET) {
-			if (cur->reverse_hash < new_size)
-				break;	/* the next remaining bucket: range done */
-			/* Mark it removed (full barrier CAS, I2); retry on a race. */
-			if (urcu_i_lfht_cas_next(cur, w, w | LFHT_REMOVED) != w)
-				continue;
-			w |= LFHT_REMOVED;
+static void shrink_lane_start(struct cds_lfht *ht, struct shrink_lane *l, unsigned long i)
+{
+	l->start = l->prev = urcu_i_lfht_bucket(ht, i);
+	l->prev_next = urcu_i_lfht_load_next(l->prev);
+}
+
+/*
+ * One node of the walk: mark a bucket node >= new_size removed, unlink any
+ * removed node.  Returns false once the range is done (the next remaining
+ * bucket node, or the end of the list).
+ */
+static bool shrink_step(struct shrink_lane *l, unsigned long new_size)
+{
+	struct cds_lfht_node *cur = urcu_i_lfht_ptr(l->prev_next);
+	uintptr_t w, v;
+
+	if (!cur)
+		return false;
+	w = urcu_i_lfht_load_next(cur);
+	if ((w & LFHT_OWN_FLAGS) == LFHT_BUCKET) {
+		if (cur->reverse_hash < new_size)
+			return false;	/* the next remaining bucket: range done */
+		/* Mark it removed (full barrier CAS, I2); on a race, next time. */
+		if (urcu_i_lfht_cas_next(cur, w, w | LFHT_REMOVED) != w)
+			return true;
+		w |= LFHT_REMOVED;
+	}
+	if (w & LFHT_REMOVED) {
+		v = (w & LFHT_LINK_MASK) | (l->prev_next & LFHT_OWN_FLAGS);
+		if (urcu_i_lfht_cas_next(l->prev, l->prev_next, v) != l->prev_next) {
+			/* Lost a race on prev: start again from the stable bucket. */
+			l->prev = l->start;
+			l->prev_next = urcu_i_lfht_load_next(l->start);
+			return true;
 		}
-		if (w & LFHT_REMOVED) {
-			v = (w & LFHT_LINK_MASK) | (prev_next & LFHT_OWN_FLAGS);
-			if (urcu_i_lfht_cas_next(prev, prev_next, v) != prev_next)
-				goto restart;
-			prev_next = v;
+		l->prev_next = v;
+	} else {
+		l->prev = cur;
+		l->prev_next = w;
+	}
+	__builtin_prefetch(urcu_i_lfht_ptr(l->prev_next));	/* hint */
+	return true;
+}
+
+/*
+ * Step 3 of a shrink, LFHT_LANES ranges at a time as in grow_pass().  The
+ * only stable positions are the remaining buckets, so the pass leaves its
+ * read-side critical section only between ranges: when due, it stops
+ * starting new ranges, lets the lanes finish theirs, and quiesces.
+ */
+static void shrink_pass(struct cds_lfht *ht, unsigned long new_size)
+{
+	unsigned int t = urcu_i_lfht_order(new_size), nl = 0, k, steps = 0;
+	struct shrink_lane lane[LFHT_LANES];
+	unsigned long ci = 0;
+
+	resizer_enter(ht);
+	while (ci < new_size || nl) {
+		while (nl < LFHT_LANES && ci < new_size && steps < LFHT_QUIESCE_STEPS)
+			shrink_lane_start(ht, &lane[nl++], urcu_i_lfht_rev_bits(ci++, t));
+		if (!nl) {
+			steps = 0;
+			(void) resizer_quiesce(ht);	/* a shrink runs to its end */
 			continue;
 		}
-		prev = cur;
-		prev_next = w;
+		for (k = 0; k < nl; ) {
+			steps++;
+			if (shrink_step(&lane[k], new_size))
+				k++;
+			else
+				lane[k] = lane[--nl];
+		}
 	}
-	return steps;
+	resizer_exit(ht);
 }
 
 static void shrink(struct cds_lfht *ht, unsigned long old_size, unsigned long new_size)
 {
 	unsigned int k, t = urcu_i_lfht_order(new_size), s = urcu_i_lfht_order(old_size);
-	unsigned long ci;
-	unsigned int steps = 0;
 
 	seq_begin(ht);
 	/* Release: pairs with load_size(); nothing new to publish but order. */
 	uatomic_store(&ht->size, new_size, CMM_RELEASE);
 	ht->flavor->update_synchronize_rcu();
-	resizer_enter(ht);
-	for (ci = 0; ci < new_size; ci++) {
-		steps += shrink_range(ht, urcu_i_lfht_rev_bits(ci, t), new_size);
-		if (steps >= LFHT_QUIESCE_STEPS) {
-			steps = 0;
-			resizer_quiesce(ht);
-		}
-	}
-	resizer_exit(ht);
+	shrink_pass(ht, new_size);
 	ht->flavor->update_synchronize_rcu();
 	seq_end(ht);
 	for (k = s; k > t; k--)
