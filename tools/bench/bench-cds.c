@@ -19,6 +19,8 @@
  *
  * Output (bench-util.h format):
  *   cds.<structure>.<P>x<P> <value> Mpairs/s      median of 3 runs
+ *   cds.<structure>.<P>x<P>.cpu <value> Mpairs/cpu-s  the same per second
+ *                                          of the process's CPU time
  *   cds.wfstack.preempted_pop.p50|p99|max <value> us
  *   cds.<structure>.solo <value> ns/pair (-m solo: one thread, push then
  *                                          pop, thread CPU time per pair)
@@ -40,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <urcu/urcu-memb.h>
 #include <urcu/lfstack.h>
 #include <urcu/wfstack.h>
@@ -234,11 +237,26 @@ static void fini_structure(void)
 	urcu_memb_barrier();
 }
 
-/* One timed run; returns millions of pairs per second. */
-static double run_once(int pairs, double seconds)
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double) ru.ru_utime.tv_sec + (double) ru.ru_utime.tv_usec / 1e6
+		+ (double) ru.ru_stime.tv_sec + (double) ru.ru_stime.tv_usec / 1e6;
+}
+
+/*
+ * One timed run; returns millions of pairs per second of wall time, and in
+ * *per_cpu millions of pairs per second of the process's CPU time (less
+ * sensitive to a busy machine, where the threads spend part of the run
+ * preempted).
+ */
+static double run_once(int pairs, double seconds, double *per_cpu)
 {
 	struct worker *w = (struct worker *) bench_xmalloc(2 * pairs * sizeof(*w));
 	uint64_t t0, t1;
+	double c0, c1;
 	unsigned long total = 0;
 	int i;
 
@@ -258,11 +276,13 @@ static double run_once(int pairs, double seconds)
 			bench_die("pthread_create");
 		}
 	}
+	c0 = cpu_seconds();
 	t0 = bench_now_ns();
 	go = 1;
 	bench_sleep_until_ns(t0 + (uint64_t) (seconds * 1e9));
 	stop = 1;
 	t1 = bench_now_ns();
+	c1 = cpu_seconds();
 	for (i = 0; i < 2 * pairs; i++) {
 		pthread_join(w[i].tid, NULL);
 		total += w[i].count;
@@ -271,6 +291,7 @@ static double run_once(int pairs, double seconds)
 	for (i = 0; i < pairs; i++)
 		free(w[i].ring);
 	free(w);
+	*per_cpu = (double) total / (c1 - c0) / 1e6;
 	return (double) total / ((double) (t1 - t0) / 1e9) / 1e6;
 }
 
@@ -415,7 +436,7 @@ int main(int argc, char **argv)
 		bench_metric(metric, bench_median(r, REPEATS), "ns/pair");
 	}
 	for (s = 0; s < S_COUNT && !(opts.mode && !strcmp(opts.mode, "solo")); s++) {
-		double r[REPEATS];
+		double r[REPEATS], rc[REPEATS];
 		char metric[64];
 		int k;
 
@@ -423,10 +444,13 @@ int main(int argc, char **argv)
 			continue;
 		cur = (enum structure) s;
 		for (k = 0; k < REPEATS; k++)
-			r[k] = run_once(opts.callers, seconds);
+			r[k] = run_once(opts.callers, seconds, &rc[k]);
 		snprintf(metric, sizeof(metric), "cds.%s.%dx%d", names[s], opts.callers,
 			opts.callers);
 		bench_metric(metric, bench_median(r, REPEATS), "Mpairs/s");
+		snprintf(metric, sizeof(metric), "cds.%s.%dx%d.cpu", names[s], opts.callers,
+			opts.callers);
+		bench_metric(metric, bench_median(rc, REPEATS), "Mpairs/cpu-s");
 	}
 	if (!opts.mode || !strcmp(opts.mode, "latency"))
 		latency();
