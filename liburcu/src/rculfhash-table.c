@@ -25,7 +25,7 @@
  *    long chain alone (bad luck at a low load) never grows the table, so
  *    a small table stays small however long it is used.
  * A grow request raises resize_target and cancels a pending shrink; a
- * shrink request applies only while no other request is pending.
+ * shrink request lowers it, unless a grow is pending.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -267,8 +267,20 @@ static void request_resize(struct cds_lfht *ht, unsigned long size, unsigned lon
 			cur = found;
 		}
 	} else if (target < size) {
-		if (uatomic_cmpxchg(&ht->resize_target, size, target) == size)
-			urcu_i_lfht_queue_work(ht, LFHT_WORK_RESIZE);
+		/*
+		 * Lower resize_target unless a grow is pending (a target
+		 * above size): a shrink requested while an earlier one is
+		 * still queued or running deepens it instead of being lost.
+		 */
+		cur = uatomic_read(&ht->resize_target);
+		while (cur > target && cur <= size) {
+			found = uatomic_cmpxchg(&ht->resize_target, cur, target);
+			if (found == cur) {
+				urcu_i_lfht_queue_work(ht, LFHT_WORK_RESIZE);
+				return;
+			}
+			cur = found;
+		}
 	}
 }
 
