@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fork() without exec with an AUTO_RESIZE | ACCOUNTING table, in every
+ * flavor.  The program calls the flavor's call_rcu_before_fork before
+ * fork(), call_rcu_after_fork_parent in the parent and
+ * call_rcu_after_fork_child in the child (which is what runs the table's
+ * atfork hooks: the resize worker pauses, resumes, and is recreated in the
+ * child).  Then parent and child each keep working: add 2^15 more keys so
+ * that the table has to grow (the worker must be alive in both), look every
+ * key up, delete half, count; each also creates, fills and destroys a
+ * second table; the child forks once more (a grandchild does the same).
+ *
+ * Growth is observed as bucket memory on the heap (the nodes are allocated
+ * before the measurement starts): after the adds and a short wait (at most
+ * 5 s) it must reach what a table of 2,048 buckets holds.
+ *
+ * A child reports through its exit status (number of failed checks) and
+ * "# child" lines; the parent turns that into TAP.
+ */
+#include "hash-test.h"
+
+#include <sys/wait.h>
+
+enum { BEFORE = 1 << 12, AFTER = 1 << 15, TOTAL = BEFORE + AFTER };
+
+/* Bucket memory a grown table must exceed: 2,048 buckets' worth. */
+#define GROWN_BYTES	(2048L * (long) sizeof(struct cds_lfht_node))
+
+static struct cds_lfht *ht;
+static struct tnode *nodes;	/* TOTAL nodes, keys [0, TOTAL), for ht */
+static struct tnode *nodes2;	/* AFTER nodes, for the table made after fork */
+static int in_child;		/* generation: 0 parent, 1 child, 2 grandchild */
+static int child_failed;
+
+static void check(int cond, const char *what)
+{
+	if (!in_child) {
+		tap_ok(cond, "parent: %s", what);
+		return;
+	}
+	printf("# %s: %s %s\n", in_child == 1 ? "child" : "grandchild",
+		cond ? "ok" : "FAILED", what);
+	fflush(stdout);
+	if (!cond)
+		child_failed++;
+}
+
+/*
+ * Add keys [first, first + n) from arr[]; returns 0 if that took more than
+ * 10 s (a table that never grows makes adds quadratic: no point waiting).
+ */
+static int add_range(struct cds_lfht *t, struct tnode *arr, unsigned long first,
+		unsigned long n)
+{
+	unsigned long long start = t_now_ns();
+	unsigned long k;
+
+	for (k = first; k < first + n; k++) {
+		arr[k].key = k;
+		arr[k].hash = t_hash(k);
+		arr[k].magic = T_LIVE;
+		cds_lfht_node_init(&arr[k].node);
+		t_lock();
+		cds_lfht_add(t, arr[k].hash, &arr[k].node);
+		t_reader_exit();
+		if (!(k & 1023) && t_ms_since(start) > 10000) {
+			printf("# gave up adding after %lu of %lu keys in 10 s\n", k - first, n);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int all_found(struct cds_lfht *t, struct tnode *arr, unsigned long n,
+		unsigned long step)
+{
+	unsigned long k;
+
+	for (k = 0; k < n; k += step)
+		if (t_lookup(t, k) != &arr[k])
+			return 0;
+	return 1;
+}
+
+/* Heap bytes once they stopped moving for 50 ms (at most 2 s). */
+static long settled_heap(void)
+{
+	long prev = t_heap_bytes(), cur;
+	int i;
+
+	for (i = 0; i < 40; i++) {
+		t_quiet_sleep_ms(50);
+		cur = t_heap_bytes();
+		if (cur == prev)
+			break;
+		prev = cur;
+	}
+	return prev;
+}
+
+/* Wait up to 5 s for the heap to hold at least min_bytes more than base. */
+static long wait_growth(long base, long min_bytes)
+{
+	long grown = 0;
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		grown = t_heap_bytes() - base;
+		if (grown >= min_bytes)
+			break;
+		t_quiet_sleep_ms(10);
+	}
+	return grown;
+}
+
+/* A second table, created after the fork: its worker must work too. */
+static void fresh_table(void)
+{
+	struct cds_lfht *t2;
+	long base = settled_heap(), grown;
+	unsigned long k;
+
+	t2 = cds_lfht_new_flavor(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING,
+		HT_FLAVOR, NULL);
+	check(t2 != NULL, "a new AUTO_RESIZE table after fork");
+	if (!t2)
+		return;
+	check(add_range(t2, nodes2, 0, AFTER), "the new table takes its adds in reasonable time");
+	grown = wait_growth(base, GROWN_BYTES);
+	check(grown >= GROWN_BYTES, "the new table grows too");
+	check(all_found(t2, nodes2, AFTER, 1), "the new table finds its keys");
+	for (k = 0; k < AFTER; k++)
+		t_del(t2, &nodes2[k]);
+	check(t_destroy(t2, NULL) == 0, "the new table is destroyed");
+	T_FN(thread_offline)();
+	T_FN(synchronize_rcu)();	/* nodes2 is reused by the next generation */
+	T_FN(thread_online)();
+}
+
+/*
+ * What both sides do after the fork: grow the table created before it, use
+ * a new one, then delete everything (deletions last: a shrinking table
+ * would hide the new table's growth on the heap).
+ */
+static void keep_working(void)
+{
+	long base = settled_heap(), grown;
+	unsigned long long start = t_now_ns();
+	unsigned long k, count;
+	char msg[160];
+
+	check(add_range(ht, nodes, BEFORE, AFTER), "adds after fork in reasonable time");
+	grown = wait_growth(base, GROWN_BYTES);
+	snprintf(msg, sizeof(msg), "%d adds after fork took %.0f ms; the table grew "
+		"(%ld bytes of buckets, at least 2048 buckets' worth)", AFTER,
+		t_ms_since(start), grown);
+	check(grown >= GROWN_BYTES, msg);
+	check(all_found(ht, nodes, TOTAL, 1), "every key added before and after the fork is found");
+	fresh_table();
+	for (k = 0; k < TOTAL; k += 2)
+		t_del(ht, &nodes[k]);
+	count = t_count(ht, NULL, NULL);
+	check(count == TOTAL / 2, "after deleting the even keys: count is half");
+	check(t_lookup(ht, 1) == &nodes[1] && t_lookup(ht, 0) == NULL,
+		"odd keys found, even keys gone");
+	for (k = 1; k < TOTAL; k += 2)
+		t_del(ht, &nodes[k]);
+	T_FN(thread_offline)();
+	T_FN(synchronize_rcu)();	/* the nodes are reused below */
+	T_FN(thread_online)();
+	check(t_count(ht, NULL, NULL) == 0, "emptied");
+}
+
+/* Fork with the flavor's hooks; returns fork()'s value. */
+static pid_t fork_with_hooks(void)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	T_FN(call_rcu_before_fork)();
+	pid = fork();
+	if (pid == 0)
+		T_FN(call_rcu_after_fork_child)();
+	else
+		T_FN(call_rcu_after_fork_parent)();
+	return pid;
+}
+
+/* Wait for a child, at most 60 s; returns its failure count or -1. */
+static int reap(pid_t pid, const char *who)
+{
+	unsigned long long start = t_now_ns();
+	int status;
+
+	T_FN(thread_offline)();
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			break;
+		if (r < 0 || t_ms_since(start) > 60000) {
+			printf("# %s did not finish in 60 s: killed\n", who);
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			T_FN(thread_online)();
+			return -1;
+		}
+		t_sleep_ms(5);
+	}
+	T_FN(thread_online)();
+	if (WIFSIGNALED(status)) {
+		printf("# %s died of signal %d\n", who, WTERMSIG(status));
+		return -1;
+	}
+	return WEXITSTATUS(status);
+}
+
+/* Body of a child of generation gen: work, maybe fork again, exit. */
+static void __attribute__((noreturn)) child_main(int gen)
+{
+	in_child = gen;
+	child_failed = 0;
+	keep_working();
+	if (gen == 1) {
+		pid_t pid;
+
+		add_range(ht, nodes, 0, BEFORE);
+		pid = fork_with_hooks();
+		if (pid == 0)
+			child_main(2);
+		if (pid < 0) {
+			check(0, "second fork");
+		} else {
+			keep_working();
+			check(reap(pid, "grandchild") == 0, "the grandchild's checks passed");
+		}
+	}
+	fflush(stdout);
+	_exit(child_failed > 100 ? 100 : child_failed);
+}
+
+int main(void)
+{
+	pid_t pid;
+	int ret;
+
+	nodes = (struct tnode *) calloc(TOTAL, sizeof(*nodes));
+	nodes2 = (struct tnode *) calloc(AFTER, sizeof(*nodes2));
+	if (!nodes || !nodes2)
+		tap_bail("out of memory");
+	T_FN(register_thread)();
+	tap_diag("flavor %s, %s", T_FLAVOR, T_MODE);
+	ht = cds_lfht_new_flavor(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING,
+		HT_FLAVOR, NULL);
+	if (!ht)
+		tap_bail("cds_lfht_new_flavor failed");
+	add_range(ht, nodes, 0, BEFORE);
+	tap_ok(all_found(ht, nodes, BEFORE, 1), "before fork: %d keys found", BEFORE);
+
+	t_watchdog(90, "fork test");
+	pid = fork_with_hooks();
+	if (pid == 0)
+		child_main(1);
+	tap_ok(pid > 0, "fork");
+	if (pid > 0) {
+		keep_working();
+		ret = reap(pid, "child");
+		tap_ok(ret == 0, "the child's checks passed (exit status %d)", ret);
+	}
+	tap_ok(t_destroy(ht, NULL) == 0, "parent: destroy");
+	t_watchdog(0, NULL);
+
+	t_barrier();
+	T_FN(unregister_thread)();
+	free(nodes);
+	free(nodes2);
+	return tap_done();
+}
