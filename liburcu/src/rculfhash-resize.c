@@ -138,7 +138,7 @@ void urcu_i_lfht_init_buckets(struct cds_lfht *ht, unsigned long size)
 				((uintptr_t) node | LFHT_TO_BUCKET | LFHT_BUCKET);
 		prev = node;
 	}
-	prev->next = (struct cds_lfht_node *) LFHT_BUCKET;
+	prev->next = (struct cds_lfht_node *) (LFHT_TO_BUCKET | LFHT_BUCKET);	/* I6 */
 }
 
 /* ---- grow -------------------------------------------------------------------- */

@@ -49,6 +49,9 @@
  *     from the bucket until past the node's position, unlinking every
  *     removed node they meet).  Hence the caller's grace period after
  *     del/replace makes the node unreachable (CDS.md E).
+ *  I6 The last link of the list (NULL) carries TO_BUCKET: it is set when
+ *     the buckets are first linked and, like every hint, copied with the
+ *     pointer, so a walk tests one bit for "bucket node or end".
  *
  * Why the guarantees hold:
  *  - Read-after-write: an insertion is the CAS that makes the node
@@ -250,9 +253,10 @@ void cds_lfht_lookup(struct cds_lfht *ht, unsigned long hash,
 	next = urcu_i_lfht_load_next(urcu_i_lfht_bucket(ht, hash & (size - 1)));
 	for (;;) {
 		node = urcu_i_lfht_ptr(next);
-		if (caa_unlikely(!node))
-			break;
-		if (next & LFHT_TO_BUCKET) {
+		/* The end of the list is a TO_BUCKET link too (I6): one test. */
+		if (caa_unlikely(next & LFHT_TO_BUCKET)) {
+			if (!node)
+				break;
 			/*
 			 * Read barrier: the link read above is ordered before
 			 * the second read of resize_seq; pairs with the full
