@@ -64,7 +64,9 @@ struct cds_lfht;
 /*
  * A node of the table, embedded in the caller's object.  next holds the
  * successor and, in its low bits, the node's own state (removed, bucket);
- * reverse_hash is the bit-reversed hash.  Both are the table's business:
+ * reverse_hash (liburcu's name) holds the key that orders the table's
+ * list; this implementation stores the hash itself there.  Both fields are
+ * the table's business:
  * the caller only hands the node over (cds_lfht_node_init() is a no-op and
  * may be skipped; cds_lfht_node_init_deleted() makes
  * cds_lfht_is_node_deleted() true for a node never inserted).
