@@ -73,4 +73,12 @@ void bench_reader_start(void);
  */
 unsigned long bench_reader_stop(double *cpu_share);
 
+/*
+ * Times back-to-back synchronize_rcu() calls (each after publishing the
+ * other bench_objs[] entry) until @max_gps samples or @max_s seconds after
+ * a short warm-up, and prints <prefix>.p50, .mean and .p99 in us and
+ * <prefix>.samples.
+ */
+void bench_sync_latency(const char *prefix, long max_gps, double max_s);
+
 #endif /* BENCH_FLAVOR_H */

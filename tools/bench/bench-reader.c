@@ -12,6 +12,8 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 struct bench_obj bench_objs[2] = { { .value = 1 }, { .value = 2 } };
@@ -91,4 +93,40 @@ unsigned long bench_reader_stop(double *cpu_share)
 	if (cpu_share)
 		*cpu_share = reader_cpu_share;
 	return reader_sections;
+}
+
+#define WARMUP_GPS	5
+
+void bench_sync_latency(const char *prefix, long max_gps, double max_s)
+{
+	uint64_t *lat = bench_xmalloc(sizeof(*lat) * (size_t)max_gps), t_end = 0;
+	long i, n = 0;
+	char name[96];
+
+	for (i = 0; n < max_gps; i++) {
+		uint64_t t0, t1;
+
+		rcu_assign_pointer(bench_gp, &bench_objs[i & 1]);
+		t0 = bench_now_ns();
+		synchronize_rcu();
+		t1 = bench_now_ns();
+		if (i == WARMUP_GPS)
+			t_end = t0 + (uint64_t)(max_s * 1e9);
+		if (i < WARMUP_GPS)
+			continue;
+		lat[n++] = t1 - t0;
+		if (t1 >= t_end)
+			break;
+	}
+
+	bench_sort_u64(lat, (size_t)n);
+	snprintf(name, sizeof(name), "%s.p50", prefix);
+	bench_metric(name, (double)bench_percentile_u64(lat, (size_t)n, 50) / 1e3, "us");
+	snprintf(name, sizeof(name), "%s.mean", prefix);
+	bench_metric(name, bench_mean_u64(lat, (size_t)n) / 1e3, "us");
+	snprintf(name, sizeof(name), "%s.p99", prefix);
+	bench_metric(name, (double)bench_percentile_u64(lat, (size_t)n, 99) / 1e3, "us");
+	snprintf(name, sizeof(name), "%s.samples", prefix);
+	bench_metric(name, (double)n, "gps");
+	free(lat);
 }

@@ -7,7 +7,7 @@
  * -m idle -n N: N registered threads that sit blocked outside any
  *   read-side critical section, plus the usual active reader
  *   (bench-reader.c) on the reader CPU; synchronize_rcu() latency on the
- *   updater CPU.  Prints idle<N>.<flavor>.p50 and .p99 in us.
+ *   updater CPU.  Prints idle<N>.<flavor>.p50, .mean and .p99 in us.
  * -m churn -n COUNT: COUNT short-lived threads, two at a time, each
  *   registering, running one read-side critical section and unregistering,
  *   while another thread runs grace periods back to back.  Prints
@@ -33,8 +33,6 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-#define WARMUP_GPS	5
 
 static pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t idle_cond = PTHREAD_COND_INITIALIZER;
@@ -62,36 +60,6 @@ static void *idle_thread(void *arg)
 	return NULL;
 }
 
-static void latency(const char *prefix, const struct bench_opts *o)
-{
-	long max = o->quick ? 300 : 1000, n = 0;
-	double secs = o->max_seconds > 0 ? o->max_seconds : (o->quick ? 0.5 : 1.0);
-	uint64_t *lat = bench_xmalloc(sizeof(*lat) * (size_t) max), t_end = 0;
-	char name[80];
-
-	for (long i = 0; n < max; i++) {
-		uint64_t t0, t1;
-
-		rcu_assign_pointer(bench_gp, &bench_objs[i & 1]);
-		t0 = bench_now_ns();
-		synchronize_rcu();
-		t1 = bench_now_ns();
-		if (i == WARMUP_GPS)
-			t_end = t0 + (uint64_t) (secs * 1e9);
-		if (i < WARMUP_GPS)
-			continue;
-		lat[n++] = t1 - t0;
-		if (t1 >= t_end)
-			break;
-	}
-	bench_sort_u64(lat, (size_t) n);
-	snprintf(name, sizeof(name), "%s.p50", prefix);
-	bench_metric(name, (double) bench_percentile_u64(lat, (size_t) n, 50) / 1e3, "us");
-	snprintf(name, sizeof(name), "%s.p99", prefix);
-	bench_metric(name, (double) bench_percentile_u64(lat, (size_t) n, 99) / 1e3, "us");
-	free(lat);
-}
-
 static void run_idle(const struct bench_opts *o, long nidle)
 {
 	pthread_t *tids = bench_xmalloc(sizeof(*tids) * (size_t) (nidle ? nidle : 1));
@@ -111,7 +79,8 @@ static void run_idle(const struct bench_opts *o, long nidle)
 
 	bench_reader_start();
 	snprintf(prefix, sizeof(prefix), "idle%ld.%s", nidle, BENCH_FLAVOR);
-	latency(prefix, o);
+	bench_sync_latency(prefix, o->quick ? 300 : 1000,
+			   o->max_seconds > 0 ? o->max_seconds : (o->quick ? 0.5 : 1.0));
 	bench_reader_stop(&share);
 	snprintf(prefix, sizeof(prefix), "idle%ld.%s.reader_cpu", nidle, BENCH_FLAVOR);
 	bench_metric(prefix, 100.0 * share, "%");

@@ -30,8 +30,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define WARMUP_GPS	5
-
 static int slow_flavor(void)
 {
 #if defined(BENCH_FLAVOR_BP) || defined(BENCH_FLAVOR_SIGNAL)
@@ -45,42 +43,14 @@ static void latency_run(const struct bench_opts *opts)
 {
 	long max_gps = opts->max_samples;
 	double max_s = opts->max_seconds;
-	uint64_t *lat, t_end = 0;
-	long i, n = 0;
-	char name[64];
+	char prefix[64];
 
 	if (max_gps <= 0)
 		max_gps = slow_flavor() ? (opts->quick ? 50 : 200) : (opts->quick ? 500 : 2000);
 	if (max_s <= 0)
 		max_s = opts->quick ? 0.5 : 2.0;
-	lat = bench_xmalloc(sizeof(*lat) * (size_t)max_gps);
-
-	for (i = 0; n < max_gps; i++) {
-		uint64_t t0, t1;
-
-		rcu_assign_pointer(bench_gp, &bench_objs[i & 1]);
-		t0 = bench_now_ns();
-		synchronize_rcu();
-		t1 = bench_now_ns();
-		if (i == WARMUP_GPS)
-			t_end = t0 + (uint64_t)(max_s * 1e9);
-		if (i < WARMUP_GPS)
-			continue;
-		lat[n++] = t1 - t0;
-		if (t1 >= t_end)
-			break;
-	}
-
-	bench_sort_u64(lat, (size_t)n);
-	snprintf(name, sizeof(name), "sync.%s.p50", BENCH_FLAVOR);
-	bench_metric(name, (double)bench_percentile_u64(lat, (size_t)n, 50) / 1e3, "us");
-	snprintf(name, sizeof(name), "sync.%s.mean", BENCH_FLAVOR);
-	bench_metric(name, bench_mean_u64(lat, (size_t)n) / 1e3, "us");
-	snprintf(name, sizeof(name), "sync.%s.p99", BENCH_FLAVOR);
-	bench_metric(name, (double)bench_percentile_u64(lat, (size_t)n, 99) / 1e3, "us");
-	snprintf(name, sizeof(name), "sync.%s.samples", BENCH_FLAVOR);
-	bench_metric(name, (double)n, "gps");
-	free(lat);
+	snprintf(prefix, sizeof(prefix), "sync.%s", BENCH_FLAVOR);
+	bench_sync_latency(prefix, max_gps, max_s);
 }
 
 struct caller {
