@@ -383,8 +383,15 @@ static void mmap_alloc_bucket_table(struct cds_lfht *ht, unsigned long order)
 	if (hi > lo) {
 		lo &= ~(page - 1);
 		hi = round_up(hi, page);
-		if (mprotect(base + lo, hi - lo, PROT_READ | PROT_WRITE))
+		if (mprotect(base + lo, hi - lo, PROT_READ | PROT_WRITE)) {
+			if (order == 0) {
+				/* Creation fails: nothing else will unmap it. */
+				munmap(ht->flat, mmap_bytes(ht));
+				ht->flat = NULL;
+				ht->flat_limit = 0;
+			}
 			return;
+		}
 	}
 	ht->alloc_order = (signed char) order;
 }
