@@ -95,7 +95,7 @@ static void *worker(void *arg caa_unused)
 
 		if (what & LFHT_WORK_DESTROY)
 			destroy_now(ht);
-		else if (!wq.stop)	/* racy read: a late stop only costs one resize */
+		else if (!CMM_LOAD_SHARED(wq.stop))	/* a late stop costs one resize */
 			urcu_i_lfht_background_resize(ht);
 
 		pthread_mutex_lock(&wq.lock);
@@ -237,7 +237,7 @@ static void lfht_worker_exit(void)
 		pthread_mutex_unlock(&wq.lock);
 		return;
 	}
-	wq.stop = true;
+	CMM_STORE_SHARED(wq.stop, true);
 	pthread_cond_signal(&wq.wake);
 	clock_gettime(CLOCK_REALTIME, &deadline);
 	deadline.tv_sec += LFHT_EXIT_WAIT_S;
