@@ -42,7 +42,19 @@
 # define HT_ASAN	0
 #endif
 #if HT_ASAN
-# include <sanitizer/allocator_interface.h>
+# if defined(__has_include)
+#  if __has_include(<sanitizer/allocator_interface.h>)
+#   include <sanitizer/allocator_interface.h>
+#   define HT_HAVE_SANITIZER_HEADER 1
+#  endif
+# endif
+# ifndef HT_HAVE_SANITIZER_HEADER
+/* The sanitizer runtime's public interface, when its header is not installed. */
+#  ifdef __cplusplus
+extern "C"
+#  endif
+size_t __sanitizer_get_current_allocated_bytes(void);
+# endif
 #endif
 
 /*

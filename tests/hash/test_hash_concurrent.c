@@ -342,6 +342,10 @@ static void phase_stable(void)
 	ht = cds_lfht_new_flavor(1, 1, 0, flags, HT_FLAVOR, NULL);
 	if (!ht)
 		tap_bail("cds_lfht_new_flavor failed");
+	/* sized for the keys while they go in (a 1-bucket table is quadratic) */
+	for (k = 1; k < P.stable + P.churn; k <<= 1)
+		;
+	t_resize(ht, k);
 	for (k = 0; k < P.stable; k++)
 		t_add(ht, tnode_new(k));
 
