@@ -16,8 +16,9 @@ CHECK is one of:
             combination; --baseline adds the ratio table (77 when the
             report script cannot import matplotlib)
   compare   --compare passes against its own report and fails (exit 4) on a
-            report edited to be 2x faster, for saved reports and for a real
-            run; another machine or other parameters only warn
+            report edited to be 2x faster (saved reports: exact), and a real
+            run fails against one edited to be 10x faster; another machine or
+            other parameters only warn
   signal    SIGTERM / SIGINT give an INTERRUPTED report and exit 5 (errors
             found before the signal still make it FAILURE, exit 1); a stress
             run with --readers=0 says on stderr that it checks nothing
@@ -369,15 +370,19 @@ def check_compare():
            last_line(out).startswith("End of test: REGRESSION"),
            "--compare against a 2x faster report: exit 4, REGRESSED (got %d)" % rc, out[-800:])
 
-        # A real run against the 2x faster baseline.
-        rc, out, err = run(["--scenario=" + scn, "--compare=" + fj, "--regress-threshold=60%",
+        # A real run (the compare path after running) against a 10x faster
+        # baseline: with only 8 figures, a rerun's index alone moves up to
+        # about 2x on a loaded 2-CPU machine, so 2x is checked above on saved
+        # reports, where it is exact.
+        tj = write(d, "fast10.json", json.dumps(faster(doc, 10.0)))
+        rc, out, err = run(["--scenario=" + scn, "--compare=" + tj, "--regress-threshold=60%",
                             "--json=-", "--quiet"], timeout=120)
         try:
             new = json.loads(out)
             ok(rc == 4 and new["verdict"] == "REGRESSION" and new["exit_code"] == 4 and
                new["compare"]["regressed"] and new["compare"]["index"] > 1.6 and
                new["compare"]["threshold"] == 0.6,
-               "a real run against the 2x faster report: exit 4, JSON verdict REGRESSION",
+               "a real run against the 10x faster report: exit 4, JSON verdict REGRESSION",
                "rc=%d %s" % (rc, err[-600:]))
             ok(len(new["compare"]["combinations"]) == n and
                all(c["baseline_found"] for c in new["compare"]["combinations"]),
