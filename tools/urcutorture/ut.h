@@ -9,11 +9,13 @@
  * Likewise every mode is a struct ut_mode_ops table (mode-*.c, listed in
  * modes.c), so nothing outside a mode's file knows that mode.
  *
- * Who calls whom (no cycles): main -> options, run, report, watchdog;
+ * Who calls whom (no cycles): main -> options, scenario, run, report,
+ * watchdog, compare; scenario -> options, threads, placement, report;
  * run -> threads, layout, callbacks, watchdog; watchdog -> report, threads;
+ * report -> compare (its JSON section); compare -> jread, json;
  * callbacks -> threads -> layout; everything -> common (the leaf: names,
- * error totals, the output sink) and util.  Modes are reached only through
- * their tables.  docs/TORTURE.md describes the design.
+ * error totals, the output sink), histogram and util.  Modes are reached
+ * only through their tables.  docs/TORTURE.md describes the design.
  */
 #ifndef UT_H
 #define UT_H
