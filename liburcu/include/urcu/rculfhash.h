@@ -176,8 +176,10 @@ URCU_API extern const struct cds_lfht_mm_type cds_lfht_mm_mmap;
  *
  * Returns the table, or NULL for bad sizes, a NULL flavor, or when memory
  * runs out (never aborts).  Needs no registration and no read-side
- * critical section; the table is visible to other threads only once the
- * caller publishes the pointer (e.g. with rcu_assign_pointer()).
+ * critical section; never waits for another thread (the first
+ * CDS_LFHT_AUTO_RESIZE table of a flavor registers fork hooks with it).
+ * Ordering: none of its own; the table is visible to other threads only
+ * once the caller publishes the pointer (e.g. with rcu_assign_pointer()).
  */
 URCU_API struct cds_lfht *_cds_lfht_new_with_alloc(unsigned long init_size,
 		unsigned long min_nr_alloc_buckets,
