@@ -80,9 +80,13 @@ int main()
 	t_reader_exit();
 	tap_ok(visits == 2, "C++: for_each_entry_duplicate finds both entries of key 3");
 
+	struct item spare;
+	spare.pad = 100;
+	spare.key = k;
+	cds_lfht_node_init(&spare.node);
 	t_lock();
 	struct cds_lfht_node *ret = cds_lfht_add_unique(ht, t_hash(k), item_match, &k,
-		&items[0].node);
+		&spare.node);
 	t_reader_exit();
 	tap_ok(ret == &items[3].node, "C++: add_unique of a present key returns the first one");
 
@@ -132,7 +136,9 @@ int main()
 	T_FN(synchronize_rcu)();	// items live on the stack
 	T_FN(thread_online)();
 	pthread_attr_t *attr = reinterpret_cast<pthread_attr_t *>(&visits);
-	tap_ok(t_destroy(ht, &attr) == 0 && attr == nullptr, "C++: destroy");
+	int dret = t_destroy(ht, &attr);
+	tap_ok(dret == 0 && attr == nullptr, "C++: destroy: %d, attr handed back %s", dret,
+		attr ? "wrong" : "NULL");
 
 #if HT_HAVE_ALLOC
 	struct t_meter m;
