@@ -1,0 +1,971 @@
+/*
+ * SPDX-License-Identifier: MIT
+ *
+ * A Promela model of the grace-period engine (liburcu/src/urcu-gp.c) and of
+ * the read sides (liburcu/include/urcu/static/urcu-reader.h, urcu-qsbr.h,
+ * liburcu/src/urcu-reader.c), under x86-TSO, for the spin model checker.
+ * tests/model/run-model.py runs the checks; docs/DESIGN.md, "The model
+ * (tests/model)", maps the proof sketch of urcu-gp.c onto this file.
+ *
+ * Memory model
+ * ------------
+ * Every shared word lives in mem[].  Every thread (reader or updater) owns a
+ * FIFO store buffer of SB entries: a plain store appends to it (and waits
+ * while it is full, as a full buffer stalls a CPU), a load returns the
+ * youngest buffered store to the same address, else mem[] (forwarding), and
+ * one drainer process per buffer moves the oldest entry to mem[] whenever
+ * it likes.  A full fence (cmm_smp_mb) and every atomic read-modify-write
+ * (lock cmpxchg / xadd, mutex acquisition, the futex system calls) first
+ * empties the caller's buffer.  This is the operational x86-TSO model: loads
+ * stay in order, stores stay in order and reach memory in one global order,
+ * and a store may be delayed past the same thread's later loads.
+ *
+ * The forced-ordering step (B1, i_force_order in urcu-order.c):
+ *   memb, bp (membarrier(2)) and signal (a round of signals whose handlers
+ *     fence, acknowledged before the updater goes on): every thread runs a
+ *     full fence at some point of its program while the call lasts.
+ *     Modelled as emptying every buffer in one atomic step (fence_all); the
+ *     point P of the proof is where each reader stands at that step.
+ *   mb, qsbr (and memb where membarrier(2) is missing): readers fence
+ *     themselves and the updater only fences its own buffer.
+ *
+ * Frees
+ * -----
+ * Updater j owns pointer slot j: it stores the next object there (the
+ * removal), calls synchronize_rcu, then frees the old object.  A reader that
+ * loads a slot records the object in the ghost held[] until its outermost
+ * unlock (qsbr: until its next quiescent state or offline), and the free
+ * asserts that no reader holds the object: "no reader sees a reclaimed
+ * object".  The assertion at the free is equivalent to a reader asserting
+ * "not poisoned" at any later point of its critical section (it could run
+ * that assertion right after the free), and costs no reader step.
+ *
+ * Sequence width and the wrap bound
+ * ---------------------------------
+ * The real sequence field has 46 bits on 64-bit; one flip per grace period
+ * is correct as long as no reader stays between its load of gp.ctr and the
+ * store of its snapshot while the sequence goes all the way round (2^46
+ * grace periods, urcu-gp.c).  Here the field has SEQ_BITS bits.  Every grace
+ * period runs for some caller's target, and a target is at most one above
+ * the grace periods started when the caller read started, so one run of the
+ * model has at most NU * NUPD grace periods.  With NU * NUPD < 2^SEQ_BITS
+ * the sequence cannot come round within a run: that is the real code's
+ * assumption, and a run without counterexample covers every interleaving of
+ * that many grace periods.  The check wrap-1bit (SEQ_BITS = 1, two grace
+ * periods) breaks the assumption: spin then finds a reader that loaded
+ * gp.ctr before grace period 1 and published the snapshot after it, which
+ * grace period 2 (same sequence again) takes for a reader of case (b).  So
+ * the bound is needed, and the model shows one flip suffices within it.
+ *
+ * Configuration (spin -a -DNAME=value)
+ * ------------------------------------
+ *   FLAVOR_MB, FLAVOR_QSBR, FLAVOR_BP; default memb (signal is the same
+ *     model as memb: B1 fences every reader, readers never fence).
+ *   NR readers (1..3), NU updaters (1..2: concurrent synchronize_rcu
+ *     callers), NUPD updates per updater, NEST 1 or 2 (read-side nesting),
+ *     SB store-buffer entries, SEQ_BITS, SPIN_LOOPS (scans before the updater
+ *     arms the futex), BP_EXITS (bp: times a reader thread exits and a new
+ *     one registers lazily in its place).
+ *   READS: each reader leaves after READS critical sections (qsbr: goes
+ *     offline); without it readers keep reading until every updater is done.
+ *   LIVENESS: the claim "every synchronize_rcu call returns"; run
+ *     pan -a -f (weak fairness).
+ *
+ * Liveness, "a grace period ends once readers leave", is checked two ways:
+ *   - readers that keep reading (no READS), the LTL claim under weak
+ *     fairness: no synchronize_rcu call waits for ever, even while new
+ *     critical sections keep starting;
+ *   - readers that leave (READS), a plain safety search: every loop of the
+ *     model then consumes something finite (critical sections, grace
+ *     periods, epoch values, SPIN_LOOPS), so every execution is finite
+ *     (pan -l finds no cycle at all: the "cycles" checks), and an updater
+ *     that never returns shows up as an invalid end state (asleep on a
+ *     futex nobody will wake, or waiting on a lock).  Cheaper, so it is the
+ *     form used for the larger configurations.
+ * Seeded bugs (each must give a counterexample):
+ *   BUG_SKIP_ORDERING      the updater skips B1 before the flip
+ *   BUG_READER_NO_FENCE    the mb reader skips its fence after publishing
+ *   BUG_LOST_WAKEUP        the updater's futex wait checks the word, then
+ *                          goes to sleep, in two steps (liveness)
+ *   BUG_SCAN_SKIP          the scan forgets the last reader
+ * Witnesses (an assertion that fails when the situation is reached):
+ *   WITNESS_SHARED         two callers served by fewer grace periods than calls
+ *   WITNESS_WAKE           the updater slept on gp.futex and was woken
+ *   WITNESS_NESTED         the scan found a reader inside a nested section
+ */
+
+#ifndef NR
+#define NR 1
+#endif
+#ifndef NU
+#define NU 1
+#endif
+#ifndef NUPD
+#define NUPD 1
+#endif
+#ifndef NEST
+#define NEST 2
+#endif
+#ifndef SB
+#define SB 2
+#endif
+#ifndef SEQ_BITS
+#define SEQ_BITS 2
+#endif
+#ifndef SPIN_LOOPS
+#define SPIN_LOOPS 1
+#endif
+#ifndef BP_EXITS
+#define BP_EXITS 1
+#endif
+
+#if NU > 2 || NU < 1 || NR > 3 || NR < 1 || NEST > 2 || NEST < 1 || SEQ_BITS > 4
+#error "the model is written for NU 1..2, NR 1..3, NEST 1..2, SEQ_BITS <= 4"
+#endif
+
+#if defined(FLAVOR_MB) || defined(FLAVOR_QSBR)
+#define ORDER_BY_FENCE 1
+#else
+#define ORDER_BY_FENCE 0
+#endif
+
+/* ---- words: the layout of urcu-gp.h, narrowed ---------------------------- */
+
+#define NEST_MASK	3			/* URCU_GP_NEST_MASK */
+#define COUNT		1			/* URCU_GP_COUNT */
+#define UNREG		NEST_MASK		/* URCU_READER_UNREGISTERED */
+#define F_FENCE		4			/* URCU_GP_FENCE */
+#define F_WAITER	8			/* URCU_GP_WAITER */
+#define SEQ_STEP	16			/* URCU_GP_SEQ_STEP */
+#define WORD_MASK	((SEQ_STEP << SEQ_BITS) - 1)
+#define SEQ_MASK	(WORD_MASK - (SEQ_STEP - 1))	/* URCU_GP_SEQ_MASK */
+
+#ifdef FLAVOR_MB
+#define GP_INIT		(COUNT | F_FENCE)	/* readers fence themselves */
+#else
+#define GP_INIT		COUNT			/* memb/bp with membarrier; qsbr */
+#endif
+
+/* reader_quiescent() of urcu-gp.c */
+#define QUIESCENT(v, g)	(((v) & NEST_MASK) == 0 || (((v) ^ (g)) & SEQ_MASK) == 0)
+
+/* gp.ctr after the flip: sequence + 1 (modulo 2^SEQ_BITS), flags kept */
+#define FLIPPED(c)	(((c) & (255 - SEQ_MASK)) | (((c) + SEQ_STEP) & SEQ_MASK))
+
+#define ARMED		1			/* gp.futex == -1 */
+
+/* ---- addresses -------------------------------------------------------- */
+
+#define A_GCTR		0	/* i_gp.ctr */
+#define A_FUTEX		1	/* i_gp.futex */
+#define A_STARTED	2	/* gp_state.started */
+#define A_DONE		3	/* gp_state.done */
+#define A_REQ		4	/* gp_state.requested */
+#define A_EPOCH		5	/* gp_state.epoch */
+#define A_NWAIT		6	/* gp_state.nwaiters */
+#define A_LEADER	7	/* gp_state.leader_lock */
+#define A_REGLOCK	8	/* i_registry.lock */
+#define A_PTR(j)	(9 + (j))	/* updater j's RCU-protected pointer */
+#define A_RCTR(i)	(9 + NU + (i))	/* reader i's word */
+#define NADDR		(9 + NU + NR)
+
+#define NBUF		(NR + NU)	/* buffers: readers 0..NR-1, then updaters */
+
+/* held[]: object + 1 that a reader may still access, 0 for none */
+#if NR == 1
+#define HELD(o)			(held[0] == (o))
+#define REGISTRY_NONEMPTY	(where[0] == 1)
+#elif NR == 2
+#define HELD(o)			(held[0] == (o) || held[1] == (o))
+#define REGISTRY_NONEMPTY	(where[0] == 1 || where[1] == 1)
+#else
+#define HELD(o)			(held[0] == (o) || held[1] == (o) || held[2] == (o))
+#define REGISTRY_NONEMPTY	(where[0] == 1 || where[1] == 1 || where[2] == 1)
+#endif
+
+byte mem[NADDR];
+byte sb_a[NBUF * SB];		/* buffered stores: address */
+byte sb_v[NBUF * SB];		/* buffered stores: value */
+byte sb_n[NBUF];		/* entries in each buffer */
+byte ti, tj;			/* d_step scratch: always 0 between steps */
+
+byte held[NR];			/* ghost: object a reader may access, + 1 */
+/*
+ * Ghost of the registry lists, changed under the registry lock only:
+ * 0 not registered, 1 on reg->readers, 2 on the leader's local qs list.
+ * REGISTRY_NONEMPTY is !cds_list_empty(&reg->readers).
+ */
+byte where[NR];
+bit gpf_sleep[NU];		/* updater asleep on i_gp.futex */
+bit ep_sleep[NU];		/* updater asleep on gp_state.epoch */
+bit insync[NU];			/* updater inside synchronize_rcu */
+byte ufin;			/* updaters whose every call has returned */
+
+/* ---- x86-TSO ------------------------------------------------------------ */
+
+/* Append a store to buffer xp_ (inside a d_step, after the room check). */
+inline append_nd(xp_, xa_, xv_)
+{
+	sb_a[xp_ * SB + sb_n[xp_]] = xa_;
+	sb_v[xp_ * SB + sb_n[xp_]] = xv_;
+	sb_n[xp_]++
+}
+
+/* A plain store (release on x86): waits while the buffer is full. */
+inline sb_store(xp_, xa_, xv_)
+{
+	d_step {
+		sb_n[xp_] < SB ->
+		append_nd(xp_, xa_, xv_)
+	}
+}
+
+/* Body of a load with store forwarding, for use inside a d_step. */
+inline load_nd(xp_, xa_, xr_)
+{
+	xr_ = mem[xa_];
+	ti = 0;
+	do
+	:: ti < sb_n[xp_] ->
+		if
+		:: sb_a[xp_ * SB + ti] == xa_ -> xr_ = sb_v[xp_ * SB + ti]
+		:: else
+		fi;
+		ti++
+	:: else -> break
+	od;
+	ti = 0
+}
+
+/* A plain load (acquire on x86). */
+inline load(xp_, xa_, xr_)
+{
+	d_step { load_nd(xp_, xa_, xr_) }
+}
+
+/* Empty buffer xp_ into memory, oldest first (inside a d_step). */
+inline flush_nd(xp_)
+{
+	ti = 0;
+	do
+	:: ti < sb_n[xp_] ->
+		mem[sb_a[xp_ * SB + ti]] = sb_v[xp_ * SB + ti];
+		sb_a[xp_ * SB + ti] = 0;
+		sb_v[xp_ * SB + ti] = 0;
+		ti++
+	:: else -> break
+	od;
+	sb_n[xp_] = 0;
+	ti = 0
+}
+
+/* cmm_smp_mb() */
+inline fence(xp_)
+{
+	d_step { flush_nd(xp_) }
+}
+
+/*
+ * A store that its thread follows with a full fence (or an atomic RMW)
+ * before its next load.  The buffered store reaches memory at some moment
+ * before the fence and nothing the thread does in between can tell, so it
+ * is the same as emptying the buffer and writing memory in one step at that
+ * moment (the drainer may have drained the older entries earlier): no
+ * behaviour lost, fewer states.
+ */
+inline store_mb(xp_, xa_, xv_)
+{
+	d_step {
+		flush_nd(xp_);
+		mem[xa_] = xv_
+	}
+}
+
+/* membarrier(2) / a signal round: a full fence on every thread. */
+inline fence_all()
+{
+	d_step {
+		tj = 0;
+		do
+		:: tj < NBUF -> flush_nd(tj); tj++
+		:: else -> break
+		od;
+		tj = 0
+	}
+}
+
+/* One drainer per buffer: the oldest store reaches memory. */
+proctype drainer(byte p)
+{
+end:	do
+	:: d_step {
+		sb_n[p] > 0 ->
+		mem[sb_a[p * SB]] = sb_v[p * SB];
+		ti = 1;
+		do
+		:: ti < sb_n[p] ->
+			sb_a[p * SB + ti - 1] = sb_a[p * SB + ti];
+			sb_v[p * SB + ti - 1] = sb_v[p * SB + ti];
+			ti++
+		:: else -> break
+		od;
+		sb_a[p * SB + ti - 1] = 0;
+		sb_v[p * SB + ti - 1] = 0;
+		sb_n[p]--;
+		ti = 0
+	}
+	od
+}
+
+/* pthread_mutex_lock: a locked RMW (empties the buffer); waits if taken. */
+inline mutex_lock(xp_, xa_)
+{
+	fence(xp_);
+	d_step { mem[xa_] == 0 -> mem[xa_] = 1 }
+}
+
+/* pthread_mutex_unlock: at least a release store, a plain x86 store. */
+inline mutex_unlock(xp_, xa_)
+{
+	sb_store(xp_, xa_, 0)
+}
+
+/* uatomic_add_return / uatomic_sub_return (lock xadd): a full barrier. */
+inline atomic_add(xp_, xa_, xd_)
+{
+	d_step { flush_nd(xp_); mem[xa_] = mem[xa_] + xd_ }
+}
+
+inline atomic_sub(xp_, xa_, xd_)
+{
+	d_step { flush_nd(xp_); mem[xa_] = mem[xa_] - xd_ }
+}
+
+/*
+ * futex_wait(a, val): the kernel takes the hash-bucket lock (a full
+ * barrier), then sleeps only if the word still holds val, one step with
+ * respect to futex_wake.  slept records that it did go to sleep.
+ */
+inline futex_wait(xp_, xa_, xval_, xsleeping_, xslept_)
+{
+	d_step {
+		flush_nd(xp_);
+		if
+		:: mem[xa_] == xval_ -> xsleeping_ = 1; xslept_ = 1
+		:: else
+		fi
+	};
+	xsleeping_ == 0
+}
+
+/* ---- registration and wake-up, shared by every flavor -------------------- */
+
+/* i_wake_updater(): the first reader to see futex == -1 wakes the updater. */
+inline wake_updater(me)
+{
+	load(me, A_FUTEX, f);
+	if
+	:: f == ARMED ->
+		/* cmpxchg(&gp.futex, -1, 0) */
+		d_step {
+			flush_nd(me);
+			if
+			:: mem[A_FUTEX] == ARMED -> mem[A_FUTEX] = 0; f = 2
+			:: else -> f = 0
+			fi
+		};
+		if
+		:: f == 2 ->
+			/* futex_wake(&gp.futex, 1): only the leader sleeps there */
+			d_step {
+				flush_nd(me);
+				tj = 0;
+				ti = 0;
+				do
+				:: tj < NU -> ti = ti + gpf_sleep[tj]; gpf_sleep[tj] = 0; tj++
+				:: else -> break
+				od;
+				assert(ti <= 1);
+				ti = 0;
+				tj = 0
+			}
+		:: else
+		fi
+	:: else
+	fi;
+	f = 0
+}
+
+/* do_register(): under the registry lock, word 0, onto reg->readers. */
+inline do_register(me)
+{
+	mutex_lock(me, A_REGLOCK);
+	w = 0;
+	d_step {
+		sb_n[me] < SB ->
+		append_nd(me, A_RCTR(me), 0);	/* relaxed */
+		where[me] = 1
+	};
+	mutex_unlock(me, A_REGLOCK)
+}
+
+/* do_unregister() (a bp reader thread exits). */
+inline do_unregister(me)
+{
+	mutex_lock(me, A_REGLOCK);
+	w = UNREG;
+	d_step {
+		sb_n[me] < SB ->
+		where[me] = 0;
+		append_nd(me, A_RCTR(me), UNREG)	/* release */
+	};
+	mutex_unlock(me, A_REGLOCK);
+	wake_updater(me)
+}
+
+#ifndef FLAVOR_QSBR
+/* ---- the read side of memb, mb, signal and bp --------------------------- */
+
+/*
+ * w is the reader's own copy of its word: only the reader writes the word,
+ * so its own load of it (r->ctr, forwarded from its buffer) always returns
+ * w and needs no step of its own.
+ */
+
+/* i_read_lock() */
+inline read_lock(me)
+{
+#ifdef FLAVOR_BP
+	if
+	:: w == UNREG -> do_register(me)	/* i_read_lock_slow() */
+	:: else
+	fi;
+#endif
+	if
+	:: (w & NEST_MASK) == 0 ->
+		load(me, A_GCTR, w);
+		/* the snapshot, "in a critical section since w" (release) */
+		if
+		:: (w & F_FENCE) ->
+#ifndef BUG_READER_NO_FENCE
+			/* then cmm_smp_mb(): pairs with B1's fence */
+			store_mb(me, A_RCTR(me), w)
+#else
+			sb_store(me, A_RCTR(me), w)	/* the fence is missing */
+#endif
+		:: else ->
+			sb_store(me, A_RCTR(me), w)
+		fi
+	:: else ->
+		assert((w & NEST_MASK) < NEST_MASK - 1);	/* not too deep */
+		w = w + COUNT;
+		sb_store(me, A_RCTR(me), w)	/* relaxed */
+	fi
+}
+
+/* i_read_unlock() and i_read_unlock_slow() */
+inline read_unlock(me)
+{
+	assert((w & NEST_MASK) != 0 && (w & NEST_MASK) != UNREG);
+	if
+	:: (w & NEST_MASK) == COUNT ->
+		w = 0;
+		d_step {
+			sb_n[me] < SB ->
+			held[me] = 0;	/* the critical section's accesses are done */
+			append_nd(me, A_RCTR(me), 0)	/* release */
+		};
+		load(me, A_GCTR, g);
+		if
+		:: (g & (F_FENCE | F_WAITER)) ->
+			if
+			:: (g & F_FENCE) ->
+				fence(me);	/* pairs with the fence after WAITER is set */
+				load(me, A_GCTR, g)
+			:: else
+			fi;
+			if
+			:: (g & F_WAITER) -> wake_updater(me)
+			:: else
+			fi
+		:: else
+		fi;
+		g = 0
+	:: else ->
+		w = w - COUNT;
+		sb_store(me, A_RCTR(me), w)	/* relaxed */
+	fi
+}
+
+proctype reader(byte me)
+{
+	byte w = UNREG, g, f, exits, nreads;
+	bit slot;
+
+#ifndef FLAVOR_BP
+	do_register(me);	/* register_thread() */
+#endif
+	do
+	:: ufin == NU -> break	/* every free is done: nothing left to check */
+#ifdef READS
+	:: nreads == READS -> break	/* the reader leaves */
+	:: ufin < NU && nreads < READS ->
+		nreads++;
+#else
+	:: ufin < NU ->
+#endif
+		read_lock(me);
+		if
+		:: slot = 0
+#if NU > 1
+		:: slot = 1
+#endif
+		fi;
+		d_step { load_nd(me, A_PTR(slot), held[me]); held[me]++ };
+		slot = 0;
+#if NEST > 1
+		/* a nested section must not end the protection of the outer one */
+		if
+		:: read_lock(me); read_unlock(me)
+		:: skip
+		fi;
+#endif
+		read_unlock(me)
+#ifdef FLAVOR_BP
+	:: ufin < NU && w != UNREG && exits < BP_EXITS ->
+		/*
+		 * Thread exit (do_unregister); the next read_lock registers a
+		 * new thread.  Bounded: a thread that registered and exited
+		 * forever could starve the updater of the registry mutex
+		 * (pthread mutexes are not fair, weak fairness does not help),
+		 * which the library does not claim to prevent.
+		 */
+		do_unregister(me);
+		exits++
+#endif
+	od
+}
+
+#else /* FLAVOR_QSBR */
+/* ---- the read side of qsbr ---------------------------------------------- */
+
+/* thread_online() */
+inline q_online(me)
+{
+	load(me, A_GCTR, w);
+	store_mb(me, A_RCTR(me), w)	/* then a fence: pairs with B1 */
+}
+
+/* thread_offline() */
+inline q_offline(me)
+{
+	fence(me);		/* read-side accesses before the offline store */
+	w = 0;
+	store_mb(me, A_RCTR(me), 0);	/* then a fence: before the WAITER check */
+	load(me, A_GCTR, g);
+	if
+	:: (g & F_WAITER) -> wake_updater(me)
+	:: else
+	fi;
+	g = 0
+}
+
+/* quiescent_state() and i_quiescent_state_slow() */
+inline q_quiescent(me)
+{
+	load(me, A_GCTR, g);
+	if
+	:: ((w ^ g) & SEQ_MASK) != 0 && w != 0 && w != UNREG ->
+		fence(me);	/* accesses before the QS, before the store */
+		w = g;
+		/* then a fence: pairs with B1 and with the fence after WAITER */
+		store_mb(me, A_RCTR(me), w);
+		load(me, A_GCTR, g);
+		if
+		:: (g & F_WAITER) -> wake_updater(me)
+		:: else
+		fi
+	:: else
+	fi;
+	g = 0
+}
+
+proctype qreader(byte me)
+{
+	byte w = UNREG, g, f, nreads;
+	bit slot;
+
+	/* register_thread(): do_register, then thread_online */
+	do_register(me);
+	q_online(me);
+	do
+	:: ufin == NU -> break	/* every free is done: nothing left to check */
+#ifdef READS
+	:: nreads == READS -> q_offline(me); break	/* leaves (offline) */
+	:: ufin < NU && nreads < READS ->
+		nreads++;
+#else
+	:: ufin < NU ->
+#endif
+		if
+		:: slot = 0
+#if NU > 1
+		:: slot = 1
+#endif
+		fi;
+		d_step { load_nd(me, A_PTR(slot), held[me]); held[me]++ };
+		slot = 0;
+		/* the reference lasts until the next quiescent state */
+		held[me] = 0;
+		if
+		:: q_quiescent(me)
+		:: q_offline(me); q_online(me)
+		fi
+	od
+}
+#endif /* FLAVOR_QSBR */
+
+/* ---- the grace-period engine --------------------------------------------- */
+
+/*
+ * The leader (leader lock, and the registry lock around the flip) is the only
+ * writer of started, done and gp.ctr, so its load of one of them returns the
+ * same value at any moment up to its store: each load-then-store below is
+ * one step.
+ */
+
+/* i_force_order() */
+inline force_order(me)
+{
+#if ORDER_BY_FENCE
+	fence(me)
+#else
+	fence_all()
+#endif
+}
+
+/* scan_readers(): move the readers seen quiescent for g to the qs list. */
+inline scan_readers(me, g, left)
+{
+	left = 0;
+	ri = 0;
+	do
+	:: ri < NR ->
+		d_step {
+			if
+#ifdef BUG_SCAN_SKIP
+			:: where[ri] == 1 && ri != NR - 1 ->
+#else
+			:: where[ri] == 1 ->
+#endif
+				load_nd(me, A_RCTR(ri), v);	/* acquire */
+				if
+				:: QUIESCENT(v, g) -> where[ri] = 2
+				:: else -> left = 1
+				fi;
+#ifdef WITNESS_NESTED
+				/* reached: the scan waits for a nested reader */
+				assert((v & NEST_MASK) != 2);
+#endif
+				v = 0
+			:: else
+			fi
+		};
+		ri++
+	:: else -> break
+	od;
+	ri = 0
+}
+
+/* wait_for_readers(g): called and returns with the registry lock held. */
+inline wait_for_readers(me, g)
+{
+	loops = 0;
+	armed = 0;
+	do
+	:: scan_readers(me, g, left);
+		if
+		:: left == 0 -> break
+		:: else
+		fi;
+		if
+		:: loops < SPIN_LOOPS -> loops++	/* spin, rescan */
+		:: else ->
+			if
+			:: !armed ->
+				/* set_gp_flags(URCU_GP_WAITER, 0); a fence follows */
+				d_step {
+					flush_nd(me);
+					mem[A_GCTR] = mem[A_GCTR] | F_WAITER
+				};
+				armed = 1
+			:: else
+			fi;
+			store_mb(me, A_FUTEX, ARMED);	/* force_order follows */
+			/* pairs with the readers' idle store and flag check */
+			force_order(me);
+			scan_readers(me, g, left);
+			if
+			:: left == 0 -> break
+			:: else
+			fi;
+			mutex_unlock(me, A_REGLOCK);
+#ifndef BUG_LOST_WAKEUP
+			futex_wait(me, A_FUTEX, ARMED, gpf_sleep[me - NR], slept);
+#else
+			/* the check and the sleep as two steps: a wake between is lost */
+			d_step {
+				flush_nd(me);
+				if
+				:: mem[A_FUTEX] == ARMED -> c = 1
+				:: else -> c = 0
+				fi
+			};
+			if
+			:: c == 1 -> c = 0; gpf_sleep[me - NR] = 1; slept = 1
+			:: else
+			fi;
+			gpf_sleep[me - NR] == 0;
+#endif
+#ifdef WITNESS_WAKE
+			/* reached: the updater slept and a departing reader woke it */
+			assert(!slept);
+#endif
+			slept = 0;
+			mutex_lock(me, A_REGLOCK)
+		fi
+	od;
+	if
+	:: armed ->
+		/* set_gp_flags(0, URCU_GP_WAITER) */
+		d_step {
+			sb_n[me] < SB ->
+			load_nd(me, A_GCTR, c);
+			append_nd(me, A_GCTR, c & (255 - F_WAITER));
+			c = 0
+		};
+		armed = 0
+	:: else
+	fi;
+	/* cds_list_splice(&qs, &reg->readers) */
+	d_step {
+		ti = 0;
+		do
+		:: ti < NR ->
+			if
+			:: where[ti] == 2 -> where[ti] = 1
+			:: else
+			fi;
+			ti++
+		:: else -> break
+		od;
+		ti = 0
+	};
+	loops = 0
+}
+
+/* run_one_gp(): called with the leader lock held. */
+inline run_one_gp(me)
+{
+	mutex_lock(me, A_REGLOCK);
+	d_step {
+		sb_n[me] < SB ->
+		load_nd(me, A_STARTED, c);
+		append_nd(me, A_STARTED, c + 1);	/* relaxed; B1 orders it */
+		c = 0
+	};
+	if
+	:: REGISTRY_NONEMPTY ->
+#ifndef BUG_SKIP_ORDERING
+		force_order(me);		/* B1 */
+#endif
+		/* F: the flip */
+		d_step {
+			sb_n[me] < SB ->
+			load_nd(me, A_GCTR, gg);
+			gg = FLIPPED(gg);
+			append_nd(me, A_GCTR, gg)
+		};
+		wait_for_readers(me, gg);	/* S */
+		gg = 0
+	:: else				/* empty registry: no flip */
+	fi;
+	mutex_unlock(me, A_REGLOCK);
+	d_step {
+		sb_n[me] < SB ->
+		load_nd(me, A_DONE, c);
+		append_nd(me, A_DONE, c + 1);	/* release; pairs with gp_done() */
+		c = 0
+	}
+}
+
+/* synchronize_rcu(): gp_target(), wait_for_gp(), the closing fence. */
+inline synchronize_rcu(me)
+{
+	fence(me);			/* gp_target(): the removal before started */
+	load(me, A_STARTED, target);
+	target++;
+	do
+	:: load(me, A_EPOCH, e);	/* acquire */
+		load(me, A_DONE, d);	/* gp_done(): acquire */
+		if
+		:: d >= target -> break
+		:: else
+		fi;
+		/* pthread_mutex_trylock(&leader_lock) */
+		d_step {
+			flush_nd(me);
+			if
+			:: mem[A_LEADER] == 0 -> mem[A_LEADER] = 1; d = 1
+			:: else -> d = 0
+			fi
+		};
+		if
+		:: d == 1 ->
+			do
+			:: load(me, A_DONE, d);
+				if
+				:: d >= target -> break
+				:: else -> run_one_gp(me)
+				fi
+			od;
+			/* one more for callers that queued meanwhile */
+			load(me, A_REQ, d);
+			d_step {
+				load_nd(me, A_DONE, c);	/* our own value */
+				d = (c < d);
+				c = 0
+			};
+			if
+			:: d -> run_one_gp(me)
+			:: else
+			fi;
+			mutex_unlock(me, A_LEADER);
+			atomic_add(me, A_EPOCH, 1);	/* pairs with nwaiters++ */
+			load(me, A_NWAIT, d);
+			if
+			:: d != 0 ->
+				/* futex_wake(&epoch, INT_MAX) */
+				d_step {
+					flush_nd(me);
+					tj = 0;
+					do
+					:: tj < NU -> ep_sleep[tj] = 0; tj++
+					:: else -> break
+					od;
+					tj = 0
+				}
+			:: else
+			fi;
+			break
+		:: else ->
+			/* request_gp(target): an atomic maximum */
+			load(me, A_REQ, d);
+			if
+			:: d < target ->
+				d_step {
+					flush_nd(me);
+					if
+					:: mem[A_REQ] < target -> mem[A_REQ] = target
+					:: else
+					fi
+				}
+			:: else
+			fi;
+			atomic_add(me, A_NWAIT, 1);	/* pairs with the epoch bump */
+			futex_wait(me, A_EPOCH, e, ep_sleep[me - NR], slept);
+			slept = 0;
+			atomic_sub(me, A_NWAIT, 1)
+		fi
+	od;
+	fence(me);			/* later accesses after the grace period */
+	target = 0;
+	e = 0;
+	d = 0
+}
+
+proctype updater(byte me; byte j)
+{
+	byte k, cur, target, e, d, c, gg, ri, v, loops;
+	bit left, armed, slept;
+
+	cur = j * (NUPD + 1);
+	do
+	:: k < NUPD ->
+		/* the removal: rcu_assign_pointer; gp_target()'s fence follows */
+		store_mb(me, A_PTR(j), cur + 1);
+		insync[j] = 1;
+		synchronize_rcu(me);
+		insync[j] = 0;
+		/* the free: no reader may still access the old object */
+		assert(!HELD(cur + 1));
+		cur++;
+		k++
+	:: else -> break
+	od;
+	ufin++;
+#ifdef WITNESS_SHARED
+	d_step {
+		if
+		:: ufin == NU ->
+			load_nd(me, A_DONE, d);
+			/* reached: the calls were served by fewer grace periods */
+			assert(d >= NU * NUPD)
+		:: else
+		fi;
+		d = 0
+	}
+#endif
+}
+
+#ifdef LIVENESS
+/*
+ * A grace period ends once readers leave: every synchronize_rcu call
+ * returns (weak fairness: pan -a -f).  The claim never terminates, so the
+ * assertions are checked in every reachable state as well.
+ */
+#if NU == 1
+ltl live { [] (insync[0] -> <> !insync[0]) }
+#else
+ltl live { [] ((insync[0] -> <> !insync[0]) && (insync[1] -> <> !insync[1])) }
+#endif
+#endif
+
+init {
+	byte i;
+
+	atomic {
+		mem[A_GCTR] = GP_INIT;
+		do
+		:: i < NU -> mem[A_PTR(i)] = i * (NUPD + 1); i++
+		:: else -> break
+		od;
+		i = 0;
+		do
+		:: i < NR -> mem[A_RCTR(i)] = UNREG; i++
+		:: else -> break
+		od;
+		i = 0;
+		do
+		:: i < NR ->
+#ifdef FLAVOR_QSBR
+			run qreader(i);
+#else
+			run reader(i);
+#endif
+			i++
+		:: else -> break
+		od;
+		i = 0;
+		do
+		:: i < NU -> run updater(NR + i, i); i++
+		:: else -> break
+		od;
+		i = 0;
+		do
+		:: i < NBUF -> run drainer(i); i++
+		:: else -> break
+		od;
+		i = 0
+	}
+}
