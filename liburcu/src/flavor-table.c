@@ -26,4 +26,5 @@ const struct rcu_flavor_struct URCU_FN(flavor) = {
 	.unregister_rculfhash_atfork	= URCU_FN(unregister_rculfhash_atfork),
 	.update_start_poll_synchronize_rcu = URCU_FN(start_poll_synchronize_rcu),
 	.update_poll_state_synchronize_rcu = URCU_FN(poll_state_synchronize_rcu),
+	.urcu_i_thread_registered	= URCU_FN(i_registered),
 };

@@ -411,6 +411,10 @@ void cds_lfht_resize(struct cds_lfht *ht, unsigned long new_size)
 {
 	unsigned long max = 1UL << ht->max_order;
 
+	if (ht->flavor->urcu_i_thread_registered && !ht->flavor->urcu_i_thread_registered())
+		urcu_common_die("cds_lfht_resize",
+			"calling thread is not registered with the table's flavor "
+			"(call rcu_register_thread() first)");
 	if (ht->flavor->read_ongoing())
 		urcu_common_die("cds_lfht_resize", "called inside a read-side critical section "
 			"(qsbr: by an online thread); it waits for grace periods");

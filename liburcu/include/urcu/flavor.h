@@ -59,6 +59,14 @@ struct rcu_flavor_struct {
 
 	struct urcu_gp_poll_state (*update_start_poll_synchronize_rcu)(void);
 	bool (*update_poll_state_synchronize_rcu)(struct urcu_gp_poll_state state);
+
+	/*
+	 * Ours, after liburcu's fields: non-zero when the calling thread is
+	 * registered with the flavor (always, for bp).  Lets flavor-agnostic
+	 * code such as cds_lfht_resize() report an unregistered caller by
+	 * its own name.  A flavor table written by hand may leave it NULL.
+	 */
+	int (*urcu_i_thread_registered)(void);
 };
 
 /*
