@@ -321,10 +321,17 @@ int main(int argc, char **argv)
 		struct worker w = { .id = 1 };
 		uint64_t t0, t1, t2;
 
-		ht = cds_lfht_new(1024, 1, 1UL << 20, 0, NULL);
+		/*
+		 * Filled at 2^20 buckets (filling 10^6 keys into 2^10 buckets
+		 * is quadratic), then brought down to 2^10 before timing.
+		 */
+		ht = cds_lfht_new(1UL << 20, 1, 1UL << 20, 0, NULL);
 		if (!ht)
 			bench_die("cds_lfht_new failed");
 		fill(n);
+		rcu_thread_offline_if_qsbr();
+		cds_lfht_resize(ht, 1024);
+		rcu_thread_online_if_qsbr();
 		stop = 0;
 		uatomic_set(&start_gate, 0);
 		if (pthread_create(&w.tid, NULL, resize_reader, &w))
