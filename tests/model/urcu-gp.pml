@@ -478,6 +478,7 @@ inline read_unlock(me)
 		load(me, A_GCTR, g);
 		if
 		:: (g & (F_FENCE | F_WAITER)) ->
+			load(me, A_GCTR, g);	/* i_read_unlock_slow() reloads */
 			if
 			:: (g & F_FENCE) ->
 				fence(me);	/* pairs with the fence after WAITER is set */
