@@ -36,36 +36,12 @@ import sys
 import tempfile
 import time
 
-EXE = None
+# utcheck.py lies next to this script (meson runs it from the build dir).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import utcheck  # noqa: E402
+from utcheck import ok, run, last_line  # noqa: E402
+
 REPORT = None
-failures = 0
-count = 0
-
-
-def ok(cond, what, detail=""):
-    global failures, count
-    count += 1
-    if cond:
-        print("ok %d - %s" % (count, what))
-    else:
-        failures += 1
-        print("not ok %d - %s" % (count, what))
-        for line in str(detail).splitlines()[-25:]:
-            print("#   " + line)
-    sys.stdout.flush()
-    return bool(cond)
-
-
-def run(args, timeout=120):
-    p = subprocess.run([EXE] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=timeout, text=True, stdin=subprocess.DEVNULL)
-    return p.returncode, p.stdout, p.stderr
-
-
-def last_line(text):
-    lines = [l for l in text.splitlines() if l.strip()]
-    return lines[-1] if lines else ""
-
 
 def write(d, name, text):
     path = os.path.join(d, name)
@@ -207,7 +183,7 @@ def parse_span(text):
 
 def check_progress(scn):
     master, slave = pty.openpty()
-    p = subprocess.Popen([EXE, "--scenario=" + scn, "--flavor=memb,qsbr", "--duration=700ms", "--tap",
+    p = subprocess.Popen([utcheck.EXE, "--scenario=" + scn, "--flavor=memb,qsbr", "--duration=700ms", "--tap",
                           "--mode=gp-latency"],
                          stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
     os.close(slave)
@@ -421,7 +397,7 @@ def check_compare():
 def interrupt(args, sig, wait_for, timeout=60):
     """Start urcutorture, wait for a line of stdout matching wait_for, send sig."""
     errf = tempfile.TemporaryFile(mode="w+")
-    p = subprocess.Popen([EXE] + args, stdout=subprocess.PIPE, stderr=errf,
+    p = subprocess.Popen([utcheck.EXE] + args, stdout=subprocess.PIPE, stderr=errf,
                          stdin=subprocess.DEVNULL, text=True)
     out = []
     t0 = time.time()
@@ -495,11 +471,11 @@ def check_signal():
 
 
 def main():
-    global EXE, REPORT
+    global REPORT
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
         return 64
-    EXE = sys.argv[1]
+    utcheck.EXE = sys.argv[1]
     REPORT = sys.argv[3] if len(sys.argv) > 3 else None
     check = sys.argv[2]
     if check == "scenario":
@@ -513,8 +489,7 @@ def main():
     else:
         print("unknown check %s" % check, file=sys.stderr)
         return 64
-    print("1..%d" % count)
-    return 1 if failures else 0
+    return utcheck.finish()
 
 
 if __name__ == "__main__":

@@ -12,30 +12,14 @@ the mode's poisoned-node detector having fired.  Output is TAP; exit status
 0 when every check passed, 1 otherwise, 77 when the flavor is not built.
 """
 import json
+import os
 import subprocess
 import sys
 
-failures = 0
-count = 0
-
-
-def ok(cond, what, detail=""):
-    global failures, count
-    count += 1
-    if cond:
-        print("ok %d - %s" % (count, what))
-    else:
-        failures += 1
-        print("not ok %d - %s" % (count, what))
-        for line in str(detail).splitlines()[-25:]:
-            print("#   " + line)
-    sys.stdout.flush()
-    return cond
-
-
-def last_line(text):
-    lines = [l for l in text.splitlines() if l.strip()]
-    return lines[-1] if lines else ""
+# utcheck.py lies next to this script (meson runs it from the build dir).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import utcheck  # noqa: E402
+from utcheck import ok, last_line  # noqa: E402
 
 
 def positive(obj, key):
@@ -97,8 +81,7 @@ def main():
                            stdin=subprocess.DEVNULL, timeout=50)
     except subprocess.TimeoutExpired as e:
         ok(False, "%s: finished within 50 s" % tag, e)
-        print("1..%d" % count)
-        return 1
+        return utcheck.finish()
     rc, out, err = p.returncode, p.stdout, p.stderr
     if rc == 77:
         print("1..0 # SKIP flavor %s not built" % flavor)
@@ -116,8 +99,7 @@ def main():
         r = doc["results"][0]
     except (ValueError, KeyError, IndexError) as e:
         ok(False, "%s: JSON report parses" % tag, "%s\n%s" % (e, out[-2000:]))
-        print("1..%d" % count)
-        return 1
+        return utcheck.finish()
     ok(r.get("mode") == mode and r.get("flavor") == flavor, "%s: JSON names mode and flavor" % tag, r)
     errs = r.get("errors", {})
     cb = r.get("callbacks", {})
@@ -139,8 +121,7 @@ def main():
             check_queue_figures(tag, r)
         else:
             check_hash_figures(tag, r)
-    print("1..%d" % count)
-    return 1 if failures else 0
+    return utcheck.finish()
 
 
 if __name__ == "__main__":

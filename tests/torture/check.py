@@ -12,38 +12,13 @@ These are short runs meant for CI, not benchmarks.
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
-EXE = None
-failures = 0
-count = 0
-
-
-def ok(cond, what, detail=""):
-    global failures, count
-    count += 1
-    if cond:
-        print("ok %d - %s" % (count, what))
-    else:
-        failures += 1
-        print("not ok %d - %s" % (count, what))
-        for line in str(detail).splitlines()[-25:]:
-            print("#   " + line)
-    sys.stdout.flush()
-    return cond
-
-
-def run(args, timeout=120, stdin=None):
-    p = subprocess.run([EXE] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=timeout, text=True, stdin=subprocess.DEVNULL)
-    return p.returncode, p.stdout, p.stderr
-
-
-def last_line(text):
-    lines = [l for l in text.splitlines() if l.strip()]
-    return lines[-1] if lines else ""
+# utcheck.py lies next to this script (meson runs it from the build dir).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import utcheck  # noqa: E402
+from utcheck import ok, run, last_line  # noqa: E402
 
 
 def check_flavor(flavor, extra=()):
@@ -307,11 +282,10 @@ def check_registry():
 
 
 def main():
-    global EXE
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
         return 64
-    EXE = sys.argv[1]
+    utcheck.EXE = sys.argv[1]
     check = sys.argv[2]
     if check == "flavor":
         check_flavor(sys.argv[3], sys.argv[4:])
@@ -334,8 +308,7 @@ def main():
     else:
         print("unknown check %s" % check, file=sys.stderr)
         return 64
-    print("1..%d" % count)
-    return 1 if failures else 0
+    return utcheck.finish()
 
 
 if __name__ == "__main__":
