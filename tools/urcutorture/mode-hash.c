@@ -102,6 +102,7 @@
 
 #include "callbacks.h"
 #include "json.h"
+#include "reclaim.h"
 
 enum { H_READER, H_UPDATER, H_RESIZER };
 
@@ -143,7 +144,7 @@ struct hnode {
 	uint32_t magic;		/* HN_*; relaxed (poison races only when busted) */
 	uint32_t table;
 	struct ut_run *run;
-	struct hnode *grave_next;
+	struct ut_dead grave;	/* graveyard, or finish's list to free */
 	struct ut_cb cb;
 };
 
@@ -157,8 +158,7 @@ struct htable {
 struct hrun {
 	struct htable tab[HT_COUNT];
 	uint64_t t0;
-	struct hnode *graveyard;	/* busted: poisoned nodes, freed by finish */
-	uint64_t ngrave;
+	struct ut_deadlist graveyard;	/* busted: poisoned nodes, freed by finish */
 };
 
 struct h_counts {
@@ -251,18 +251,7 @@ static void h_reclaim(struct rcu_head *head)
 		 */
 		__atomic_store_n(&n->magic, HN_POISON, __ATOMIC_RELAXED);
 		__atomic_store_n(&n->key, UINT64_MAX, __ATOMIC_RELEASE);
-		if (run->ops->is_busted) {
-			struct hnode *old = __atomic_load_n(&hr->graveyard, __ATOMIC_RELAXED);
-
-			/* Relaxed: the list is read only after the threads are joined. */
-			do
-				n->grave_next = old;
-			while (!__atomic_compare_exchange_n(&hr->graveyard, &old, n, true,
-							    __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-			__atomic_add_fetch(&hr->ngrave, 1, __ATOMIC_RELAXED);
-		} else {
-			free(n);
-		}
+		ut_reclaim_dispose(run, &hr->graveyard, &n->grave, n);
 	}
 	ut_cb_end(run);
 }
@@ -573,13 +562,8 @@ static void *h_updater(struct ut_thread *t)
 		int tab = (int)(r & 1);
 		bool fill = ((ut_now_ns() - hr->t0) / H_PHASE_NS) % 2 == 0;
 
-		if (ut_outstanding(run) >= run->cfg->max_outstanding ||
-		    __atomic_load_n(&hr->ngrave, __ATOMIC_RELAXED) >= H_GRAVE_MAX) {
-			ut_thread_set_state(t, "reclaim bound");
-			ut_rcu_pause(t, 20000);
-			ut_count(&t->progress, 1);
+		if (ut_reclaim_bound(t, &hr->graveyard, H_GRAVE_MAX))
 			continue;
-		}
 		h_update(t, &hr->tab[tab], tab, fill, c);
 		ut_count(&t->progress, 1);
 	}
@@ -730,9 +714,9 @@ static int h_setup(struct ut_run *run)
 /*
  * The final check of one table, quiet: every node live and of a known key,
  * stable keys once, churn keys as often as their counts say; then empty
- * it, collecting the nodes on *dead.
+ * it, collecting the nodes on dead.
  */
-static void h_check_table(struct ut_run *run, int i, struct hnode **dead)
+static void h_check_table(struct ut_run *run, int i, struct ut_deadlist *dead)
 {
 	const struct ut_flavor_ops *ops = run->ops;
 	struct htable *tb = &hrun_of(run)->tab[i];
@@ -795,8 +779,7 @@ static void h_check_table(struct ut_run *run, int i, struct hnode **dead)
 		struct hnode *n = caa_container_of(node, struct hnode, lfht);
 
 		if (cds_lfht_del(tb->ht, node) == 0) {
-			n->grave_next = *dead;
-			*dead = n;
+			ut_dead_push(dead, &n->grave);
 		} else {
 			err[HE_BAD]++;
 		}
@@ -809,7 +792,7 @@ static void h_finish(struct ut_run *run)
 	const struct ut_flavor_ops *ops = run->ops;
 	struct hrun *hr = hrun_of(run);
 	struct h_result *res = run->res->mode_data;
-	struct hnode *dead = NULL;
+	struct ut_deadlist dead = { 0 };
 
 	for (int i = 0; i < run->nthreads; i++) {
 		const struct h_counts *c = run->threads[i].mode_data;
@@ -842,12 +825,7 @@ static void h_finish(struct ut_run *run)
 		ops->thread_offline();
 	/* The table's own grace period (real also under busted), then free. */
 	ops->rcu_flavor->update_synchronize_rcu();
-	while (dead) {
-		struct hnode *n = dead;
-
-		dead = n->grave_next;
-		free(n);
-	}
+	ut_dead_free_all(&dead, offsetof(struct hnode, grave));
 	for (int i = 0; i < HT_COUNT; i++) {
 		struct htable *tb = &hr->tab[i];
 
@@ -855,13 +833,8 @@ static void h_finish(struct ut_run *run)
 			run->res->mode_errors[HE_BAD]++;
 		free(tb->present);
 	}
-	res->graveyard = hr->ngrave;
-	while (hr->graveyard) {
-		struct hnode *n = hr->graveyard;
-
-		hr->graveyard = n->grave_next;
-		free(n);
-	}
+	res->graveyard = hr->graveyard.count;
+	ut_dead_free_all(&hr->graveyard, offsetof(struct hnode, grave));
 }
 
 static void h_stat(struct ut_run *run, char *buf, size_t len)
@@ -935,9 +908,7 @@ static void h_report(const struct ut_config *cfg, const struct ut_result *r, enu
 		ut_out(&cfg->sink, "  table %-9s final %llu nodes (count_nodes %llu, expected %llu)\n",
 		       h_specs[i].name, ULL(h->final_nodes[i]), ULL(h->counted_nodes[i]),
 		       ULL(h->expected_nodes[i]));
-	if (h->graveyard)
-		ut_out(&cfg->sink, "  busted          %llu poisoned nodes kept unfreed until the end\n",
-		       ULL(h->graveyard));
+	ut_graveyard_report(cfg, h->graveyard);
 }
 
 static void h_json(struct uj *j, const struct ut_config *cfg, const struct ut_result *r,

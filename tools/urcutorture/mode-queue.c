@@ -87,6 +87,7 @@
 
 #include "callbacks.h"
 #include "json.h"
+#include "reclaim.h"
 
 enum { Q_READER, Q_PRODUCER, Q_CONSUMER };
 
@@ -122,7 +123,7 @@ struct qnode {
 	int consumed;		/* 0 -> 1 by atomic exchange */
 	int which;		/* QS_* */
 	struct ut_run *run;
-	struct qnode *grave_next;
+	struct ut_dead grave;	/* graveyard, or finish's list to free */
 	struct ut_cb cb;
 };
 
@@ -130,8 +131,7 @@ struct qrun {
 	struct cds_lfq_queue_rcu q;
 	struct __cds_lfs_stack s;
 	int64_t in_flight[QS_COUNT];	/* produced - taken; relaxed, a bound only */
-	struct qnode *graveyard;	/* busted: poisoned nodes, freed by finish */
-	uint64_t ngrave;
+	struct ut_deadlist graveyard;	/* busted: poisoned nodes, freed by finish */
 	int nproducers;
 };
 
@@ -192,18 +192,7 @@ static void qnode_reclaim(struct rcu_head *head)
 		__atomic_store_n(&n->magic, QN_POISON, __ATOMIC_RELAXED);
 		__atomic_store_n(&n->seq, UINT64_MAX, __ATOMIC_RELEASE);
 		__atomic_store_n(&n->producer, UINT32_MAX, __ATOMIC_RELEASE);
-		if (run->ops->is_busted) {
-			struct qnode *old = __atomic_load_n(&qr->graveyard, __ATOMIC_RELAXED);
-
-			/* Relaxed: the list is read only after the threads are joined. */
-			do
-				n->grave_next = old;
-			while (!__atomic_compare_exchange_n(&qr->graveyard, &old, n, true,
-							    __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-			__atomic_add_fetch(&qr->ngrave, 1, __ATOMIC_RELAXED);
-		} else {
-			free(n);
-		}
+		ut_reclaim_dispose(run, &qr->graveyard, &n->grave, n);
 	}
 	ut_cb_end(run);
 }
@@ -329,13 +318,8 @@ static void *q_consumer(struct ut_thread *t)
 		int w = (int)((i++ + (unsigned long)t->idx) & 1);
 		struct qnode *n = NULL;
 
-		if (ut_outstanding(run) >= run->cfg->max_outstanding ||
-		    __atomic_load_n(&qr->ngrave, __ATOMIC_RELAXED) >= Q_GRAVE_MAX) {
-			ut_thread_set_state(t, "reclaim bound");
-			ut_rcu_pause(t, 20000);
-			ut_count(&t->progress, 1);
+		if (ut_reclaim_bound(t, &qr->graveyard, Q_GRAVE_MAX))
 			continue;
-		}
 		if (w == QS_QUEUE) {
 			struct cds_lfq_node_rcu *ln;
 
@@ -568,7 +552,7 @@ static int q_setup(struct ut_run *run)
 }
 
 /* A node the final drain found: check it, count it, keep it for freeing. */
-static void drain_one(struct ut_run *run, struct qnode *n, int w, struct qnode **keep)
+static void drain_one(struct ut_run *run, struct qnode *n, int w, struct ut_deadlist *keep)
 {
 	struct q_result *res = run->res->mode_data;
 
@@ -581,8 +565,7 @@ static void drain_one(struct ut_run *run, struct qnode *n, int w, struct qnode *
 		return;
 	}
 	res->left[w]++;
-	n->grave_next = *keep;
-	*keep = n;
+	ut_dead_push(keep, &n->grave);
 }
 
 static void q_finish(struct ut_run *run)
@@ -590,7 +573,7 @@ static void q_finish(struct ut_run *run)
 	const struct ut_flavor_ops *ops = run->ops;
 	struct qrun *qr = qrun_of(run);
 	struct q_result *res = run->res->mode_data;
-	struct qnode *keep = NULL;
+	struct ut_deadlist keep = { 0 };
 	struct cds_lfq_node_rcu *ln;
 	struct cds_lfs_head *h;
 	struct cds_lfs_node *sn, *sn_next;
@@ -640,19 +623,9 @@ static void q_finish(struct ut_run *run)
 				got - res->c.produced[w] : res->c.produced[w] - got;
 	}
 	/* No thread is left to reach any of them. */
-	while (keep) {
-		struct qnode *n = keep;
-
-		keep = n->grave_next;
-		free(n);
-	}
-	res->graveyard = qr->ngrave;
-	while (qr->graveyard) {
-		struct qnode *n = qr->graveyard;
-
-		qr->graveyard = n->grave_next;
-		free(n);
-	}
+	ut_dead_free_all(&keep, offsetof(struct qnode, grave));
+	res->graveyard = qr->graveyard.count;
+	ut_dead_free_all(&qr->graveyard, offsetof(struct qnode, grave));
 }
 
 static void q_stat(struct ut_run *run, char *buf, size_t len)
@@ -703,9 +676,7 @@ static void q_report(const struct ut_config *cfg, const struct ut_result *r, enu
 	ut_out(&cfg->sink, "  reader walks    %llu queue, %llu stack, %llu nodes checked\n",
 	       (unsigned long long)q->c.walks[QS_QUEUE], (unsigned long long)q->c.walks[QS_STACK],
 	       (unsigned long long)q->c.walked);
-	if (q->graveyard)
-		ut_out(&cfg->sink, "  busted          %llu poisoned nodes kept unfreed until the end\n",
-		       (unsigned long long)q->graveyard);
+	ut_graveyard_report(cfg, q->graveyard);
 }
 
 static void q_json(struct uj *j, const struct ut_config *cfg, const struct ut_result *r,
