@@ -17,13 +17,14 @@ under -Wall -Wextra -Werror.  TAP output.
 Usage: check_cds_headers.py --inc DIR ... --cc CMD... [--cxx CMD...]
 """
 import concurrent.futures
-import subprocess
+import os
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common'))
+from hdrcheck import compile_stdin, languages, parse_options  # noqa: E402
+
 OPTIONS = ('--inc', '--cc', '--cxx')
-C_FLAGS = ['-x', 'c', '-std=gnu11']
-CXX_FLAGS = ['-x', 'c++']
-WARN_FLAGS = ['-Wall', '-Wextra', '-Werror', '-fsyntax-only', '-pthread']
 
 CDS_HEADERS = [
     'urcu/cds.h', 'urcu/lfstack.h', 'urcu/wfstack.h', 'urcu/rculfqueue.h',
@@ -124,16 +125,7 @@ static void use(void)
 
 
 def parse(argv):
-    opts = {o: [] for o in OPTIONS}
-    cur = None
-    for a in argv:
-        if a in OPTIONS:
-            cur = a
-            continue
-        if cur is None:
-            sys.exit('check_cds_headers.py: argument %r before any option' % a)
-        opts[cur].append(a)
-    return opts
+    return parse_options('check_cds_headers.py', OPTIONS, argv)
 
 
 class Tap:
@@ -152,20 +144,12 @@ class Tap:
         sys.stdout.flush()
 
 
-def compile_src(cmd, lang, incs, src, extra=()):
-    args = cmd + lang + WARN_FLAGS + list(extra) + ['-I' + i for i in incs] + ['-']
-    p = subprocess.run(args, input=src, capture_output=True, text=True, timeout=120)
-    return p.returncode, p.stderr
-
-
 def main():
     opts = parse(sys.argv[1:])
     if not opts['--cc']:
         sys.exit(__doc__)
     incs = opts['--inc']
-    langs = [('C', opts['--cc'], C_FLAGS)]
-    if opts['--cxx']:
-        langs.append(('C++', opts['--cxx'], CXX_FLAGS))
+    langs = languages(opts)
     tap = Tap()
     includes = ''.join('#include <%s>\n' % h for h in CDS_HEADERS)
     # (description, source, extra flags, expectation) for every compile.
@@ -192,7 +176,7 @@ def main():
             checks.append(('urcu/urcu_ref.h: including it warns that it is deprecated (%s)'
                            % mode, job, '#include <urcu/urcu_ref.h>\n', 'warns', None))
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
-        futs = [ex.submit(compile_src, job[0], job[1], incs, src, job[2])
+        futs = [ex.submit(compile_stdin, job[0], job[1], incs, src, job[2])
                 for _, job, src, _, _ in checks]
         results = [f.result() for f in futs]
     for (text, _, _, expect, names), (rc, err) in zip(checks, results):

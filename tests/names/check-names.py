@@ -36,22 +36,16 @@ import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common'))
 from namecheck import failing_checks, is_clang, read_data, split_unit, write_unit  # noqa: E402
+from hdrcheck import parse_options  # noqa: E402
 
 OPTIONS = ('--data', '--omitted', '--gaps', '--pending', '--man', '--inc', '--cc', '--jobs')
 MAN_SECTION = 'Deliberate differences'
 
 
 def parse(argv):
-    opts = {o: [] for o in OPTIONS}
-    cur = None
-    for a in argv:
-        if a in OPTIONS:
-            cur = a
-            continue
-        if cur is None:
-            sys.exit('check-names.py: argument %r before any option' % a)
-        opts[cur].append(a)
+    opts = parse_options('check-names.py', OPTIONS, argv)
     for o in ('--data', '--omitted', '--gaps', '--pending', '--man', '--cc'):
         if not opts[o]:
             sys.exit('check-names.py: %s is required' % o)

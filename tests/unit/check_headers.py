@@ -21,8 +21,11 @@ files (urcu/arch/*.h, urcu/uatomic/*.h) of other architectures than --arch
 import concurrent.futures
 import os
 import re
-import subprocess
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common'))
+from hdrcheck import compile_stdin, languages, parse_options  # noqa: E402
 
 OPTIONS = ('--root', '--inc', '--cc', '--cxx', '--jobs', '--arch')
 ARCH_DIRS = ('urcu/arch/', 'urcu/uatomic/')
@@ -38,22 +41,9 @@ EXPECTED_WARNINGS = {
 
 TEMPLATE_RE = re.compile(r'^\s*#\s*ifndef\s+\w+\s*\n\s*#\s*error\b', re.M)
 
-C_FLAGS = ['-x', 'c', '-std=gnu11']
-CXX_FLAGS = ['-x', 'c++']
-COMMON_FLAGS = ['-Wall', '-Wextra', '-Werror', '-fsyntax-only', '-pthread']
-
 
 def parse(argv):
-    opts = {o: [] for o in OPTIONS}
-    cur = None
-    for a in argv:
-        if a in OPTIONS:
-            cur = a
-            continue
-        if cur is None:
-            sys.exit('check_headers.py: argument %r before any option' % a)
-        opts[cur].append(a)
-    return opts
+    return parse_options('check_headers.py', OPTIONS, argv)
 
 
 def first_directive_block(text):
@@ -102,15 +92,14 @@ def compile_one(cmd, lang_flags, incs, header, lgpl):
     extra, expected = EXPECTED_WARNINGS.get(header, ([], None))
     # Included twice: the second inclusion checks the include guard.
     src = '#include <%s>\n#include <%s>\n' % (header, header)
-    args = cmd + lang_flags + COMMON_FLAGS + extra + defs + ['-I' + i for i in incs] + ['-']
-    p = subprocess.run(args, input=src, capture_output=True, text=True, timeout=60)
+    rc, err = compile_stdin(cmd, lang_flags, incs, src, extra + defs, timeout=60)
     if expected is None:
-        return p.returncode, p.stderr
+        return rc, err
     # Only the expected warning(s), each naming the expected text.
-    warnings = [line for line in p.stderr.splitlines() if 'warning:' in line]
-    if p.returncode == 0 and warnings and all(expected in w for w in warnings):
+    warnings = [line for line in err.splitlines() if 'warning:' in line]
+    if rc == 0 and warnings and all(expected in w for w in warnings):
         return 0, ''
-    return 1, p.stderr or 'the expected warning "%s" did not appear' % expected
+    return 1, err or 'the expected warning "%s" did not appear' % expected
 
 
 def main():
@@ -126,9 +115,7 @@ def main():
         print('1..0 # SKIP no headers found')
         return 0
 
-    langs = [('C', opts['--cc'], C_FLAGS)]
-    if opts['--cxx']:
-        langs.append(('C++', opts['--cxx'], CXX_FLAGS))
+    langs = languages(opts)
 
     work = []
     for rel, full in headers:

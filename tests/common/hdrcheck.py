@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: MIT
+"""Helpers shared by the header checks run by meson (tests/unit/check_headers.py,
+tests/cds/check_cds_headers.py, tests/names/check-names.py): their option
+parsing and compiling a source given on stdin.
+"""
+import subprocess
+import sys
+
+C_FLAGS = ['-x', 'c', '-std=gnu11']
+CXX_FLAGS = ['-x', 'c++']
+WARN_FLAGS = ['-Wall', '-Wextra', '-Werror', '-fsyntax-only', '-pthread']
+
+
+def parse_options(prog, options, argv):
+    """{option: [words]} for each of OPTIONS: every word after an option
+    belongs to it up to the next option (so --cc may take several words).
+    A word before any option ends the run with a message naming PROG."""
+    opts = {o: [] for o in options}
+    cur = None
+    for a in argv:
+        if a in options:
+            cur = a
+            continue
+        if cur is None:
+            sys.exit('%s: argument %r before any option' % (prog, a))
+        opts[cur].append(a)
+    return opts
+
+
+def languages(opts):
+    """(name, compiler command, language flags): C, and C++ when --cxx is given."""
+    langs = [('C', opts['--cc'], C_FLAGS)]
+    if opts['--cxx']:
+        langs.append(('C++', opts['--cxx'], CXX_FLAGS))
+    return langs
+
+
+def compile_stdin(cmd, lang_flags, incs, src, extra=(), timeout=120):
+    """Compile SRC (syntax only, warnings as errors) with the include
+    directories INCS; returns (exit status, stderr)."""
+    args = cmd + lang_flags + WARN_FLAGS + list(extra) + ['-I' + i for i in incs] + ['-']
+    p = subprocess.run(args, input=src, capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stderr
