@@ -37,6 +37,7 @@ import tempfile
 import time
 
 # utcheck.py lies next to this script (meson runs it from the build dir).
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import utcheck  # noqa: E402
 from utcheck import ok, run, last_line  # noqa: E402
