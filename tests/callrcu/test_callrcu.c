@@ -24,7 +24,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "flavor-test.h"
+#include <urcu/call-rcu-stats.h>
+
+#include "flavor-select.h"
 #include "tap.h"
 
 /* ---- counted callbacks ---------------------------------------------------- */
@@ -69,7 +71,7 @@ static int queue_one(void (*cb)(struct rcu_head *))
 	o->id = uatomic_add_return(&next_id, 1) - 1;
 	if (o->id >= MAX_IDS)
 		abort();
-	F(call_rcu)(&o->head, cb);
+	T_FN(call_rcu)(&o->head, cb);
 	return o->id;
 }
 
@@ -121,8 +123,8 @@ static void *holding_reader(void *arg)
 	struct guarded *p;
 
 	(void) arg;
-	F(register_thread)();
-	F(read_lock)();
+	T_FN(register_thread)();
+	T_FN(read_lock)();
 	p = rcu_dereference(shared);
 	uatomic_store(&reader_holding, 1, CMM_RELEASE);
 	while (!uatomic_load(&reader_release, CMM_ACQUIRE)) {
@@ -133,9 +135,9 @@ static void *holding_reader(void *arg)
 	}
 	if (!uatomic_read(&p->valid))
 		uatomic_set(&reader_saw_poison, 1);
-	F(read_unlock)();
-	F(quiescent_state)();
-	F(unregister_thread)();
+	T_FN(read_unlock)();
+	T_FN(quiescent_state)();
+	T_FN(unregister_thread)();
 	return NULL;
 }
 
@@ -148,16 +150,16 @@ static void test_waits_for_reader(void)
 	rcu_assign_pointer(shared, g);
 	pthread_create(&tid, NULL, holding_reader, NULL);
 	while (!uatomic_load(&reader_holding, CMM_ACQUIRE))
-		QUIESCENT_SLEEP_MS(1);
+		T_QUIESCENT_SLEEP_MS(1);
 	rcu_assign_pointer(shared, NULL);
-	F(call_rcu)(&g->head, poison_cb);
-	QUIESCENT_SLEEP_MS(100);
+	T_FN(call_rcu)(&g->head, poison_cb);
+	T_QUIESCENT_SLEEP_MS(100);
 	tap_ok(!uatomic_read(&poison_ran), "callback does not run while a pre-existing reader holds the object");
 	uatomic_store(&reader_release, 1, CMM_RELEASE);
-	F(thread_offline)();
+	T_FN(thread_offline)();
 	pthread_join(tid, NULL);
-	F(thread_online)();
-	F(barrier)();
+	T_FN(thread_online)();
+	T_FN(barrier)();
 	tap_ok(uatomic_read(&poison_ran), "callback ran after the reader unlocked");
 	tap_ok(!uatomic_read(&reader_saw_poison), "reader never saw the object reclaimed");
 	free(g);
@@ -171,17 +173,17 @@ static void *enqueuer(void *arg)
 {
 	bool in_cs = arg != NULL;
 
-	F(register_thread)();
+	T_FN(register_thread)();
 	for (int i = 0; i < PER_ENQUEUER; i++) {
 		if (in_cs)
-			F(read_lock)();
+			T_FN(read_lock)();
 		queue_one(count_cb);
 		if (in_cs)
-			F(read_unlock)();
+			T_FN(read_unlock)();
 		if (!(i % 64))
-			F(quiescent_state)();
+			T_FN(quiescent_state)();
 	}
-	F(unregister_thread)();
+	T_FN(unregister_thread)();
 	return NULL;
 }
 
@@ -191,16 +193,16 @@ static void test_exactly_once(void)
 
 	pthread_create(&a, NULL, enqueuer, NULL);
 	pthread_create(&b, NULL, enqueuer, (void *) 1);
-	F(thread_offline)();
+	T_FN(thread_offline)();
 	pthread_join(a, NULL);
 	pthread_join(b, NULL);
-	F(thread_online)();
+	T_FN(thread_online)();
 	/* From inside a read-side critical section, on this thread too. */
-	F(read_lock)();
+	T_FN(read_lock)();
 	for (int i = 0; i < 100; i++)
 		queue_one(count_cb);
-	F(read_unlock)();
-	F(barrier)();
+	T_FN(read_unlock)();
+	T_FN(barrier)();
 	check_all_once("two enqueuers (one inside read-side critical sections)");
 }
 
@@ -208,43 +210,43 @@ static void test_exactly_once(void)
 
 static void test_default_layout(void)
 {
-	struct call_rcu_data *def = F(get_default_call_rcu_data)();
+	struct call_rcu_data *def = T_FN(get_default_call_rcu_data)();
 
-	tap_ok(def != NULL && def == F(get_default_call_rcu_data)(), "default worker exists and is stable");
-	tap_ok(F(get_thread_call_rcu_data)() == NULL, "no per-thread worker by default");
-	tap_ok(F(get_call_rcu_data)() == def, "get_call_rcu_data falls back to the default");
+	tap_ok(def != NULL && def == T_FN(get_default_call_rcu_data)(), "default worker exists and is stable");
+	tap_ok(T_FN(get_thread_call_rcu_data)() == NULL, "no per-thread worker by default");
+	tap_ok(T_FN(get_call_rcu_data)() == def, "get_call_rcu_data falls back to the default");
 	queue_one(count_cb);
-	F(barrier)();
-	tap_ok(pthread_equal(last_thread, F(get_call_rcu_thread)(def)), "callback ran on the default worker");
-	F(call_rcu_data_free)(def);	/* the default is never freed */
-	tap_ok(F(get_default_call_rcu_data)() == def, "call_rcu_data_free(default) is ignored");
+	T_FN(barrier)();
+	tap_ok(pthread_equal(last_thread, T_FN(get_call_rcu_thread)(def)), "callback ran on the default worker");
+	T_FN(call_rcu_data_free)(def);	/* the default is never freed */
+	tap_ok(T_FN(get_default_call_rcu_data)() == def, "call_rcu_data_free(default) is ignored");
 }
 
 static void test_thread_layout(unsigned long flags, const char *name)
 {
-	struct call_rcu_data *crdp = F(create_call_rcu_data)(flags, -1);
+	struct call_rcu_data *crdp = T_FN(create_call_rcu_data)(flags, -1);
 	struct urcu_call_rcu_stats st;
 	int ret;
 
 	tap_ok(crdp != NULL, "%s: create_call_rcu_data", name);
-	F(set_thread_call_rcu_data)(crdp);
-	tap_ok(F(get_thread_call_rcu_data)() == crdp && F(get_call_rcu_data)() == crdp,
+	T_FN(set_thread_call_rcu_data)(crdp);
+	tap_ok(T_FN(get_thread_call_rcu_data)() == crdp && T_FN(get_call_rcu_data)() == crdp,
 		"%s: per-thread worker beats the default", name);
 	for (int i = 0; i < 1000; i++)
 		queue_one(count_cb);
-	F(barrier)();
-	tap_ok(pthread_equal(last_thread, F(get_call_rcu_thread)(crdp)),
+	T_FN(barrier)();
+	tap_ok(pthread_equal(last_thread, T_FN(get_call_rcu_thread)(crdp)),
 		"%s: callbacks ran on the thread's worker", name);
 	memset(&st, 0, sizeof(st));
-	ret = F(call_rcu_data_stats)(crdp, &st);
+	ret = T_FN(call_rcu_data_stats)(crdp, &st);
 	tap_ok(ret == 0 && st.queued >= 1000 && st.invoked >= 1000
 		&& st.grace_periods >= 1 && st.flags == (flags & URCU_CALL_RCU_RT)
-		&& st.cpu_affinity == -1 && pthread_equal(st.thread, F(get_call_rcu_thread)(crdp)),
+		&& st.cpu_affinity == -1 && pthread_equal(st.thread, T_FN(get_call_rcu_thread)(crdp)),
 		"%s: stats queued=%llu invoked=%llu gps=%llu max_backlog=%lu", name,
 		st.queued, st.invoked, st.grace_periods, st.max_backlog);
-	F(set_thread_call_rcu_data)(NULL);
-	tap_ok(F(get_thread_call_rcu_data)() == NULL, "%s: set_thread_call_rcu_data(NULL) detaches", name);
-	F(call_rcu_data_free)(crdp);
+	T_FN(set_thread_call_rcu_data)(NULL);
+	tap_ok(T_FN(get_thread_call_rcu_data)() == NULL, "%s: set_thread_call_rcu_data(NULL) detaches", name);
+	T_FN(call_rcu_data_free)(crdp);
 	check_all_once(name);
 }
 
@@ -266,18 +268,18 @@ static void *pinned_enqueuer(void *arg)
 	CPU_SET(pa->cpu, &set);
 	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
 		return NULL;
-	F(register_thread)();
-	F(read_lock)();
-	crdp = F(get_call_rcu_data)();
-	pa->expect_thread = F(get_call_rcu_thread)(crdp);
-	F(read_unlock)();
+	T_FN(register_thread)();
+	T_FN(read_lock)();
+	crdp = T_FN(get_call_rcu_data)();
+	pa->expect_thread = T_FN(get_call_rcu_thread)(crdp);
+	T_FN(read_unlock)();
 	queue_one(count_cb);
-	F(thread_offline)();
-	F(barrier)();
-	F(thread_online)();
+	T_FN(thread_offline)();
+	T_FN(barrier)();
+	T_FN(thread_online)();
 	pa->ran_cpu = last_cpu;
 	pa->ran_thread = last_thread;
-	F(unregister_thread)();
+	T_FN(unregister_thread)();
 	return NULL;
 }
 
@@ -289,8 +291,8 @@ static void test_cpu_layout(void)
 	struct urcu_call_rcu_stats st;
 	int good_cpu = 0, tested = 0, bound_ok = 0;
 
-	tap_ok(F(create_all_cpu_call_rcu_data)(0) == 0, "create_all_cpu_call_rcu_data");
-	F(call_rcu_data_stats)(F(get_default_call_rcu_data)(), &st);
+	tap_ok(T_FN(create_all_cpu_call_rcu_data)(0) == 0, "create_all_cpu_call_rcu_data");
+	T_FN(call_rcu_data_stats)(T_FN(get_default_call_rcu_data)(), &st);
 	def_before = st.invoked;
 	sched_getaffinity(0, sizeof(allowed), &allowed);
 	for (int cpu = 0; cpu < ncpu && cpu < CPU_SETSIZE; cpu++) {
@@ -298,20 +300,20 @@ static void test_cpu_layout(void)
 		struct call_rcu_data *crdp;
 		pthread_t tid;
 
-		F(read_lock)();
-		crdp = F(get_cpu_call_rcu_data)(cpu);
-		F(read_unlock)();
+		T_FN(read_lock)();
+		crdp = T_FN(get_cpu_call_rcu_data)(cpu);
+		T_FN(read_unlock)();
 		if (!CPU_ISSET(cpu, &allowed))
 			continue;	/* its worker cannot be bound there */
-		if (crdp && F(call_rcu_data_stats)(crdp, &st) == 0 && st.cpu_affinity == cpu)
+		if (crdp && T_FN(call_rcu_data_stats)(crdp, &st) == 0 && st.cpu_affinity == cpu)
 			bound_ok++;
 		tested++;
 		pthread_create(&tid, NULL, pinned_enqueuer, &pa);
-		F(thread_offline)();
+		T_FN(thread_offline)();
 		pthread_join(tid, NULL);
-		F(thread_online)();
+		T_FN(thread_online)();
 		if (pa.ran_cpu == cpu && pthread_equal(pa.ran_thread, pa.expect_thread)
-				&& crdp && pthread_equal(pa.expect_thread, F(get_call_rcu_thread)(crdp)))
+				&& crdp && pthread_equal(pa.expect_thread, T_FN(get_call_rcu_thread)(crdp)))
 			good_cpu++;
 		else
 			tap_diag("cpu %d: callback ran on cpu %d", cpu, pa.ran_cpu);
@@ -320,42 +322,42 @@ static void test_cpu_layout(void)
 		bound_ok, tested);
 	tap_ok(tested > 0 && good_cpu == tested,
 		"a thread on CPU n uses CPU n's worker, which runs on CPU n (%d/%d)", good_cpu, tested);
-	F(call_rcu_data_stats)(F(get_default_call_rcu_data)(), &st);
+	T_FN(call_rcu_data_stats)(T_FN(get_default_call_rcu_data)(), &st);
 	tap_ok(st.invoked - def_before <= (unsigned long long) ncpu,
 		"the default worker only ran barrier callbacks meanwhile");
-	F(free_all_cpu_call_rcu_data)();
-	F(read_lock)();
-	tap_ok(F(get_cpu_call_rcu_data)(0) == NULL, "free_all_cpu_call_rcu_data detaches every CPU");
-	F(read_unlock)();
+	T_FN(free_all_cpu_call_rcu_data)();
+	T_FN(read_lock)();
+	tap_ok(T_FN(get_cpu_call_rcu_data)(0) == NULL, "free_all_cpu_call_rcu_data detaches every CPU");
+	T_FN(read_unlock)();
 	check_all_once("per-CPU layout");
 }
 
 static void test_set_cpu_errors(void)
 {
-	struct call_rcu_data *a = F(create_call_rcu_data)(0, -1);
-	struct call_rcu_data *b = F(create_call_rcu_data)(0, -1);
+	struct call_rcu_data *a = T_FN(create_call_rcu_data)(0, -1);
+	struct call_rcu_data *b = T_FN(create_call_rcu_data)(0, -1);
 
 	errno = 0;
-	tap_ok(F(set_cpu_call_rcu_data)(-1, a) == -EINVAL && errno == EINVAL,
+	tap_ok(T_FN(set_cpu_call_rcu_data)(-1, a) == -EINVAL && errno == EINVAL,
 		"set_cpu_call_rcu_data(-1): -EINVAL, errno EINVAL");
 	errno = 0;
-	tap_ok(F(set_cpu_call_rcu_data)(1 << 20, a) == -EINVAL && errno == EINVAL,
+	tap_ok(T_FN(set_cpu_call_rcu_data)(1 << 20, a) == -EINVAL && errno == EINVAL,
 		"set_cpu_call_rcu_data(huge cpu): -EINVAL");
-	tap_ok(F(set_cpu_call_rcu_data)(0, a) == 0, "set_cpu_call_rcu_data(0, a)");
+	tap_ok(T_FN(set_cpu_call_rcu_data)(0, a) == 0, "set_cpu_call_rcu_data(0, a)");
 	errno = 0;
-	tap_ok(F(set_cpu_call_rcu_data)(0, b) == -EEXIST && errno == EEXIST,
+	tap_ok(T_FN(set_cpu_call_rcu_data)(0, b) == -EEXIST && errno == EEXIST,
 		"second worker for CPU 0: -EEXIST, errno EEXIST");
-	F(read_lock)();
-	tap_ok(F(get_cpu_call_rcu_data)(0) == a, "CPU 0 keeps its first worker");
-	tap_ok(F(get_cpu_call_rcu_data)(-5) == NULL && F(get_cpu_call_rcu_data)(1 << 20) == NULL,
+	T_FN(read_lock)();
+	tap_ok(T_FN(get_cpu_call_rcu_data)(0) == a, "CPU 0 keeps its first worker");
+	tap_ok(T_FN(get_cpu_call_rcu_data)(-5) == NULL && T_FN(get_cpu_call_rcu_data)(1 << 20) == NULL,
 		"get_cpu_call_rcu_data of a bad CPU is NULL");
-	F(read_unlock)();
-	tap_ok(F(set_cpu_call_rcu_data)(0, NULL) == 0, "set_cpu_call_rcu_data(0, NULL) detaches");
-	tap_ok(F(set_cpu_call_rcu_data)(0, b) == 0, "then another worker may be set");
-	tap_ok(F(set_cpu_call_rcu_data)(0, NULL) == 0, "and detached");
-	F(synchronize_rcu)();
-	F(call_rcu_data_free)(a);
-	F(call_rcu_data_free)(b);
+	T_FN(read_unlock)();
+	tap_ok(T_FN(set_cpu_call_rcu_data)(0, NULL) == 0, "set_cpu_call_rcu_data(0, NULL) detaches");
+	tap_ok(T_FN(set_cpu_call_rcu_data)(0, b) == 0, "then another worker may be set");
+	tap_ok(T_FN(set_cpu_call_rcu_data)(0, NULL) == 0, "and detached");
+	T_FN(synchronize_rcu)();
+	T_FN(call_rcu_data_free)(a);
+	T_FN(call_rcu_data_free)(b);
 }
 
 /* ---- call_rcu_data_free with callbacks in flight and pending --------------- */
@@ -364,14 +366,14 @@ static int free_done;
 
 static void *freer(void *arg)
 {
-	F(call_rcu_data_free)(arg);
+	T_FN(call_rcu_data_free)(arg);
 	uatomic_store(&free_done, 1, CMM_RELEASE);
 	return NULL;
 }
 
 static void test_free_with_pending(void)
 {
-	struct call_rcu_data *crdp = F(create_call_rcu_data)(0, -1);
+	struct call_rcu_data *crdp = T_FN(create_call_rcu_data)(0, -1);
 	struct guarded *g = calloc(1, sizeof(*g));
 	pthread_t reader, ft;
 	int first_id;
@@ -383,9 +385,9 @@ static void test_free_with_pending(void)
 	rcu_assign_pointer(shared, g);
 	pthread_create(&reader, NULL, holding_reader, NULL);
 	while (!uatomic_load(&reader_holding, CMM_ACQUIRE))
-		QUIESCENT_SLEEP_MS(1);
+		T_QUIESCENT_SLEEP_MS(1);
 
-	F(set_thread_call_rcu_data)(crdp);
+	T_FN(set_thread_call_rcu_data)(crdp);
 	first_id = uatomic_read(&next_id);
 	for (int i = 0; i < 10; i++)		/* the worker's batch, waiting */
 		queue_one(gated_cb);
@@ -393,30 +395,30 @@ static void test_free_with_pending(void)
 	for (int t = 0; t < 5000; t++) {
 		struct urcu_call_rcu_stats st;
 
-		if (F(call_rcu_data_stats)(crdp, &st) == 0 && st.max_backlog >= 10)
+		if (T_FN(call_rcu_data_stats)(crdp, &st) == 0 && st.max_backlog >= 10)
 			break;
-		QUIESCENT_SLEEP_MS(1);
+		T_QUIESCENT_SLEEP_MS(1);
 	}
 	for (int i = 0; i < 10; i++)		/* still in its queue */
 		queue_one(gated_cb);
-	F(set_thread_call_rcu_data)(NULL);
+	T_FN(set_thread_call_rcu_data)(NULL);
 
 	pthread_create(&ft, NULL, freer, crdp);
-	QUIESCENT_SLEEP_MS(50);
+	T_QUIESCENT_SLEEP_MS(50);
 	tap_ok(!uatomic_load(&free_done, CMM_ACQUIRE),
 		"call_rcu_data_free waits for the worker's batch in flight");
 	tap_ok(uatomic_read(&counts[first_id]) == 0, "no callback ran while the reader holds");
 	uatomic_store(&gate_open, 1, CMM_RELEASE);
 	uatomic_store(&reader_release, 1, CMM_RELEASE);
-	F(thread_offline)();
+	T_FN(thread_offline)();
 	pthread_join(reader, NULL);
 	pthread_join(ft, NULL);
-	F(thread_online)();
-	F(barrier)();
+	T_FN(thread_online)();
+	T_FN(barrier)();
 	tap_ok(uatomic_read(&gate_violations) == 0, "no callback ran before its grace period");
 	check_all_once("call_rcu_data_free with pending callbacks");
 	rcu_assign_pointer(shared, NULL);
-	F(synchronize_rcu)();
+	T_FN(synchronize_rcu)();
 	free(g);
 }
 
@@ -433,12 +435,12 @@ static void slow_cb(struct rcu_head *head)
 
 static void *worker_user(void *arg)
 {
-	F(register_thread)();
-	F(set_thread_call_rcu_data)(arg);
+	T_FN(register_thread)();
+	T_FN(set_thread_call_rcu_data)(arg);
 	for (int i = 0; i < 1000; i++)
 		queue_one(slow_cb);
 	/* Exits with its callbacks still queued. */
-	F(unregister_thread)();
+	T_FN(unregister_thread)();
 	return NULL;
 }
 
@@ -447,21 +449,21 @@ static void test_barrier_many(void)
 	struct call_rcu_data *w[3];
 	pthread_t tid[3];
 
-	w[0] = F(create_call_rcu_data)(0, -1);
-	w[1] = F(create_call_rcu_data)(URCU_CALL_RCU_RT, -1);
-	w[2] = F(create_call_rcu_data)(0, 0);
+	w[0] = T_FN(create_call_rcu_data)(0, -1);
+	w[1] = T_FN(create_call_rcu_data)(URCU_CALL_RCU_RT, -1);
+	w[2] = T_FN(create_call_rcu_data)(0, 0);
 	for (int i = 0; i < 3; i++)
 		pthread_create(&tid[i], NULL, worker_user, w[i]);
 	for (int i = 0; i < 500; i++)
 		queue_one(slow_cb);
-	F(thread_offline)();
+	T_FN(thread_offline)();
 	for (int i = 0; i < 3; i++)
 		pthread_join(tid[i], NULL);
-	F(thread_online)();
-	F(barrier)();
+	T_FN(thread_online)();
+	T_FN(barrier)();
 	check_all_once("rcu_barrier over default, normal, RT and bound workers (threads exited)");
 	for (int i = 0; i < 3; i++)
-		F(call_rcu_data_free)(w[i]);
+		T_FN(call_rcu_data_free)(w[i]);
 }
 
 /* ---- layout changes while a thread keeps enqueueing ------------------------ */
@@ -475,18 +477,18 @@ static void *churn_enqueuer(void *arg)
 	unsigned long i = 0;
 
 	(void) arg;
-	F(register_thread)();
+	T_FN(register_thread)();
 	/* At least 1000 callbacks, at most CHURN_MAX (the id space is finite). */
 	while ((!uatomic_load(&churn_stop, CMM_ACQUIRE) || i < 1000) && i < CHURN_MAX) {
-		F(read_lock)();
+		T_FN(read_lock)();
 		queue_one(count_cb);
-		F(read_unlock)();
+		T_FN(read_unlock)();
 		if (!(++i % 32)) {
-			F(quiescent_state)();
+			T_FN(quiescent_state)();
 			usleep(50);
 		}
 	}
-	F(unregister_thread)();
+	T_FN(unregister_thread)();
 	return NULL;
 }
 
@@ -498,22 +500,22 @@ static void test_layout_churn(void)
 	for (int round = 0; round < 8; round++) {
 		struct call_rcu_data *x;
 
-		if (F(create_all_cpu_call_rcu_data)(round & 1 ? URCU_CALL_RCU_RT : 0))
+		if (T_FN(create_all_cpu_call_rcu_data)(round & 1 ? URCU_CALL_RCU_RT : 0))
 			tap_diag("create_all_cpu_call_rcu_data: %s", strerror(errno));
-		QUIESCENT_SLEEP_MS(3);
-		F(free_all_cpu_call_rcu_data)();
-		x = F(create_call_rcu_data)(0, -1);
-		F(set_cpu_call_rcu_data)(0, x);
-		QUIESCENT_SLEEP_MS(3);
-		F(set_cpu_call_rcu_data)(0, NULL);
-		F(synchronize_rcu)();
-		F(call_rcu_data_free)(x);
+		T_QUIESCENT_SLEEP_MS(3);
+		T_FN(free_all_cpu_call_rcu_data)();
+		x = T_FN(create_call_rcu_data)(0, -1);
+		T_FN(set_cpu_call_rcu_data)(0, x);
+		T_QUIESCENT_SLEEP_MS(3);
+		T_FN(set_cpu_call_rcu_data)(0, NULL);
+		T_FN(synchronize_rcu)();
+		T_FN(call_rcu_data_free)(x);
 	}
 	uatomic_store(&churn_stop, 1, CMM_RELEASE);
-	F(thread_offline)();
+	T_FN(thread_offline)();
 	pthread_join(tid, NULL);
-	F(thread_online)();
-	F(barrier)();
+	T_FN(thread_online)();
+	T_FN(barrier)();
 	check_all_once("layout changes while enqueueing");
 }
 
@@ -536,7 +538,7 @@ static void chain_cb(struct rcu_head *head)
 		uatomic_set(&chain_other_thread, 1);
 	if (c->depth-- > 0) {
 		/* The worker is a registered thread: call_rcu works here. */
-		F(call_rcu)(&c->head, chain_cb);
+		T_FN(call_rcu)(&c->head, chain_cb);
 		return;
 	}
 	free(c);
@@ -546,15 +548,15 @@ static void chain_cb(struct rcu_head *head)
 static void test_chained(void)
 {
 	struct chained *c = malloc(sizeof(*c));
-	struct call_rcu_data *def = F(get_default_call_rcu_data)();
+	struct call_rcu_data *def = T_FN(get_default_call_rcu_data)();
 	int rounds = 0;
 
-	chain_thread = F(get_call_rcu_thread)(def);
+	chain_thread = T_FN(get_call_rcu_thread)(def);
 	c->depth = 5;
-	F(call_rcu)(&c->head, chain_cb);
+	T_FN(call_rcu)(&c->head, chain_cb);
 	/* Each rcu_barrier covers the links queued before it. */
 	while (!uatomic_load(&chain_done, CMM_ACQUIRE) && rounds++ < 100)
-		F(barrier)();
+		T_FN(barrier)();
 	tap_ok(uatomic_read(&chain_done) && rounds <= 7,
 		"a callback may call call_rcu; links run one per barrier (%d barriers)", rounds);
 	tap_ok(!uatomic_read(&chain_other_thread), "re-queued callbacks stay on the worker that ran them");
@@ -565,8 +567,8 @@ static void test_chained(void)
 static void test_stats(void)
 {
 	struct urcu_call_rcu_stats st[16];
-	int n = F(call_rcu_stats)(NULL, 0);
-	int m = F(call_rcu_stats)(st, 16);
+	int n = T_FN(call_rcu_stats)(NULL, 0);
+	int m = T_FN(call_rcu_stats)(st, 16);
 	unsigned long long invoked = 0;
 
 	tap_ok(n >= 1 && m == n, "call_rcu_stats counts the live workers (%d)", n);
@@ -574,14 +576,14 @@ static void test_stats(void)
 		invoked += st[i].invoked;
 	tap_ok(invoked > 0, "workers report invoked callbacks (%llu)", invoked);
 	errno = 0;
-	tap_ok(F(call_rcu_data_stats)(NULL, st) == -1 && errno == EINVAL, "call_rcu_data_stats(NULL): EINVAL");
+	tap_ok(T_FN(call_rcu_data_stats)(NULL, st) == -1 && errno == EINVAL, "call_rcu_data_stats(NULL): EINVAL");
 }
 
 int main(void)
 {
 	counts = calloc(MAX_IDS, sizeof(*counts));
-	tap_diag("flavor %s", TEST_FLAVOR);
-	F(register_thread)();
+	tap_diag("flavor %s", T_FLAVOR);
+	T_FN(register_thread)();
 	test_waits_for_reader();
 	test_exactly_once();
 	test_default_layout();
@@ -594,7 +596,7 @@ int main(void)
 	test_layout_churn();
 	test_chained();
 	test_stats();
-	F(unregister_thread)();
+	T_FN(unregister_thread)();
 	free(counts);
 	return tap_done();
 }

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "flavor-test.h"
+#include "flavor-select.h"
 #include "child-check.h"
 #include "tap.h"
 
@@ -38,12 +38,12 @@ static void free_cb(struct rcu_head *head)
 static void queue_many(int n)
 {
 	for (int i = 0; i < n; i++)
-		F(call_rcu)(&((struct obj *) malloc(sizeof(struct obj)))->head, free_cb);
+		T_FN(call_rcu)(&((struct obj *) malloc(sizeof(struct obj)))->head, free_cb);
 }
 
 static int return_with_queue(void)
 {
-	F(register_thread)();
+	T_FN(register_thread)();
 	queue_many(50000);
 	return 0;		/* still registered, callbacks pending */
 }
@@ -51,8 +51,8 @@ static int return_with_queue(void)
 static void *stuck_reader(void *arg)
 {
 	(void) arg;
-	F(register_thread)();
-	F(read_lock)();
+	T_FN(register_thread)();
+	T_FN(read_lock)();
 	for (;;)
 		pause();
 	return NULL;
@@ -62,21 +62,21 @@ static int exit_with_stuck_gp(void)
 {
 	pthread_t tid;
 
-	F(register_thread)();
+	T_FN(register_thread)();
 	pthread_create(&tid, NULL, stuck_reader, NULL);
 	usleep(10000);
 	queue_many(1000);
-	F(thread_offline)();
+	T_FN(thread_offline)();
 	usleep(20000);		/* the worker now waits for the reader */
 	exit(0);
 }
 
 static void *own_worker_thread(void *arg)
 {
-	F(register_thread)();
-	F(set_thread_call_rcu_data)(arg);
+	T_FN(register_thread)();
+	T_FN(set_thread_call_rcu_data)(arg);
 	queue_many(5000);
-	F(unregister_thread)();
+	T_FN(unregister_thread)();
 	return NULL;		/* exits with callbacks queued */
 }
 
@@ -85,15 +85,15 @@ static int thread_exit_with_queue(void)
 	struct call_rcu_data *crdp;
 	pthread_t tid;
 
-	F(register_thread)();
-	crdp = F(create_call_rcu_data)(0, -1);
+	T_FN(register_thread)();
+	crdp = T_FN(create_call_rcu_data)(0, -1);
 	pthread_create(&tid, NULL, own_worker_thread, crdp);
 	pthread_join(tid, NULL);
-	F(barrier)();
+	T_FN(barrier)();
 	if (uatomic_read(&invoked) != 5000)
 		return 2;
-	F(call_rcu_data_free)(crdp);
-	F(unregister_thread)();
+	T_FN(call_rcu_data_free)(crdp);
+	T_FN(unregister_thread)();
 	return 0;
 }
 
@@ -104,11 +104,11 @@ static void defer_fn(void *p)
 
 static int exit_with_deferred(void)
 {
-	F(register_thread)();
-	if (F(defer_register_thread)())
+	T_FN(register_thread)();
+	if (T_FN(defer_register_thread)())
 		return 3;
 	for (int i = 0; i < 3000; i++)
-		F(defer_rcu)(defer_fn, malloc(16));
+		T_FN(defer_rcu)(defer_fn, malloc(16));
 	return 0;
 }
 
@@ -123,7 +123,7 @@ static void expect_clean_exit(int (*fn)(void), const char *what)
 
 int main(void)
 {
-	tap_diag("flavor %s", TEST_FLAVOR);
+	tap_diag("flavor %s", T_FLAVOR);
 	expect_clean_exit(return_with_queue, "return from main with 50000 callbacks queued");
 	expect_clean_exit(exit_with_stuck_gp, "exit() while a reader blocks the worker's grace period");
 	expect_clean_exit(thread_exit_with_queue, "thread exits with callbacks on its own worker");

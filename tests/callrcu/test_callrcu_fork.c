@@ -18,7 +18,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "flavor-test.h"
+#include <urcu/call-rcu-stats.h>
+
+#include "flavor-select.h"
 #include "tap.h"
 
 #define MAX_IDS		20000
@@ -47,7 +49,7 @@ static void queue_many(int n)
 		struct obj *o = malloc(sizeof(*o));
 
 		o->id = next_id++;
-		F(call_rcu)(&o->head, count_cb);
+		T_FN(call_rcu)(&o->head, count_cb);
 	}
 }
 
@@ -82,50 +84,50 @@ static int generation(int gen)
 
 	/* Give the first generation per-CPU workers and a per-thread one. */
 	if (gen == 1) {
-		F(create_all_cpu_call_rcu_data)(0);
-		F(set_thread_call_rcu_data)(F(create_call_rcu_data)(0, -1));
+		T_FN(create_all_cpu_call_rcu_data)(0);
+		T_FN(set_thread_call_rcu_data)(T_FN(create_call_rcu_data)(0, -1));
 	}
 	queue_many(2000);
-	F(call_rcu_before_fork)();
+	T_FN(call_rcu_before_fork)();
 	pid = fork();
 	if (pid < 0)
 		return 1 << 0;
 	if (pid == 0) {
-		F(call_rcu_after_fork_child)();
+		T_FN(call_rcu_after_fork_child)();
 		if (hook_child != 1 || hook_parent != 0)
 			fail |= 1 << 1;
-		if (F(get_thread_call_rcu_data)() != NULL)
+		if (T_FN(get_thread_call_rcu_data)() != NULL)
 			fail |= 1 << 2;
-		F(read_lock)();
-		if (F(get_cpu_call_rcu_data)(0) != NULL)
+		T_FN(read_lock)();
+		if (T_FN(get_cpu_call_rcu_data)(0) != NULL)
 			fail |= 1 << 2;
-		F(read_unlock)();
-		if (F(call_rcu_stats)(&st, 1) != 1)	/* only the new default */
+		T_FN(read_unlock)();
+		if (T_FN(call_rcu_stats)(&st, 1) != 1)	/* only the new default */
 			fail |= 1 << 3;
 		queue_many(1000);
-		F(barrier)();
+		T_FN(barrier)();
 		if (bad_counts())
 			fail |= 1 << 4;
 		hook_parent = 0;
 		hook_child = 0;
 		if (gen < GENERATIONS)
 			fail |= generation(gen + 1);
-		F(unregister_thread)();
+		T_FN(unregister_thread)();
 		_exit(fail);
 	}
-	F(call_rcu_after_fork_parent)();
+	T_FN(call_rcu_after_fork_parent)();
 	if (hook_before != before_hooks + 1 || hook_parent != 1 || hook_child != 0)
 		fail |= 1 << 5;
 	queue_many(1000);
-	F(barrier)();
+	T_FN(barrier)();
 	if (bad_counts())
 		fail |= 1 << 6;
-	F(thread_offline)();
+	T_FN(thread_offline)();
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		fail |= 1 << 7;
 	else
 		fail |= WEXITSTATUS(status);
-	F(thread_online)();
+	T_FN(thread_online)();
 	return fail;
 }
 
@@ -133,10 +135,10 @@ int main(void)
 {
 	int fail;
 
-	tap_diag("flavor %s", TEST_FLAVOR);
+	tap_diag("flavor %s", T_FLAVOR);
 	alarm(50);
-	F(register_thread)();
-	F(register_rculfhash_atfork)(&hooks);
+	T_FN(register_thread)();
+	T_FN(register_rculfhash_atfork)(&hooks);
 	fail = generation(1);
 	tap_ok(!(fail & 1), "fork succeeded");
 	tap_ok(!(fail & (1 << 1)), "child: only the child hooks ran after fork");
@@ -146,8 +148,8 @@ int main(void)
 	tap_ok(!(fail & (1 << 5)), "parent: before and parent hooks ran once");
 	tap_ok(!(fail & (1 << 6)), "parent: every callback ran exactly once after fork");
 	tap_ok(!(fail & (1 << 7)), "children exited normally (%d generations)", GENERATIONS);
-	F(unregister_rculfhash_atfork)(&hooks);
-	F(free_all_cpu_call_rcu_data)();
-	F(unregister_thread)();
+	T_FN(unregister_rculfhash_atfork)(&hooks);
+	T_FN(free_all_cpu_call_rcu_data)();
+	T_FN(unregister_thread)();
 	return tap_done();
 }

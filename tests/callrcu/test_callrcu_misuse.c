@@ -11,7 +11,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "flavor-test.h"
+#include "flavor-select.h"
 #include "child-check.h"
 #include "tap.h"
 
@@ -24,25 +24,25 @@ static void nop_cb(struct rcu_head *h)
 
 static int barrier_in_cs(void)
 {
-	F(register_thread)();
-	F(call_rcu)(&head, nop_cb);	/* a worker exists */
-	F(read_lock)();
-	F(barrier)();
-	F(read_unlock)();
+	T_FN(register_thread)();
+	T_FN(call_rcu)(&head, nop_cb);	/* a worker exists */
+	T_FN(read_lock)();
+	T_FN(barrier)();
+	T_FN(read_unlock)();
 	return 0;
 }
 
 static void barrier_cb(struct rcu_head *h)
 {
 	(void) h;
-	F(barrier)();
+	T_FN(barrier)();
 }
 
 static int barrier_in_callback(void)
 {
-	F(register_thread)();
-	F(call_rcu)(&head, barrier_cb);
-	F(barrier)();
+	T_FN(register_thread)();
+	T_FN(call_rcu)(&head, barrier_cb);
+	T_FN(barrier)();
 	return 0;
 }
 
@@ -51,17 +51,17 @@ static struct call_rcu_data *victim;
 static void free_self_cb(struct rcu_head *h)
 {
 	(void) h;
-	F(call_rcu_data_free)(victim);
+	T_FN(call_rcu_data_free)(victim);
 }
 
 static int free_from_own_callback(void)
 {
-	F(register_thread)();
-	victim = F(create_call_rcu_data)(0, -1);
-	F(set_thread_call_rcu_data)(victim);
-	F(call_rcu)(&head, free_self_cb);
-	F(thread_offline)();
-	sleep_ms(10000);	/* not sleep(): the signal flavor interrupts it */
+	T_FN(register_thread)();
+	victim = T_FN(create_call_rcu_data)(0, -1);
+	T_FN(set_thread_call_rcu_data)(victim);
+	T_FN(call_rcu)(&head, free_self_cb);
+	T_FN(thread_offline)();
+	t_sleep_ms(10000);	/* not sleep(): the signal flavor interrupts it */
 	return 0;
 }
 
@@ -72,28 +72,28 @@ static void defer_fn(void *p)
 
 static int defer_unregistered(void)
 {
-	F(register_thread)();
-	F(defer_rcu)(defer_fn, NULL);
+	T_FN(register_thread)();
+	T_FN(defer_rcu)(defer_fn, NULL);
 	return 0;
 }
 
 static int defer_in_cs(void)
 {
-	F(register_thread)();
-	if (F(defer_register_thread)())
+	T_FN(register_thread)();
+	if (T_FN(defer_register_thread)())
 		return 3;
-	F(read_lock)();
-	F(defer_rcu)(defer_fn, NULL);
-	F(read_unlock)();
+	T_FN(read_lock)();
+	T_FN(defer_rcu)(defer_fn, NULL);
+	T_FN(read_unlock)();
 	return 0;
 }
 
 static int defer_register_twice(void)
 {
-	F(register_thread)();
-	if (F(defer_register_thread)())
+	T_FN(register_thread)();
+	if (T_FN(defer_register_thread)())
 		return 3;
-	F(defer_register_thread)();
+	T_FN(defer_register_thread)();
 	return 0;
 }
 
@@ -108,8 +108,8 @@ static void expect_death(int (*fn)(void), const char *msg, const char *what)
 
 int main(void)
 {
-	tap_diag("flavor %s", TEST_FLAVOR);
-	if (!TEST_IS_QSBR)
+	tap_diag("flavor %s", T_FLAVOR);
+	if (!T_IS_QSBR)
 		expect_death(barrier_in_cs, "urcu: rcu_barrier: called inside a read-side critical section",
 			"rcu_barrier inside a read-side critical section");
 	expect_death(barrier_in_callback, "urcu: rcu_barrier: called from a call_rcu callback",
@@ -118,7 +118,7 @@ int main(void)
 		"call_rcu_data_free from the worker's own callback");
 	expect_death(defer_unregistered, "urcu: defer_rcu: calling thread is not registered",
 		"defer_rcu without rcu_defer_register_thread");
-	if (!TEST_IS_QSBR)
+	if (!T_IS_QSBR)
 		expect_death(defer_in_cs, "urcu: defer_rcu: called inside a read-side critical section",
 			"defer_rcu inside a read-side critical section");
 	expect_death(defer_register_twice, "urcu: rcu_defer_register_thread: thread is already registered",

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <urcu/uatomic.h>
 
-#include "flavor-test.h"
+#include "flavor-select.h"
 #include "tap.h"
 
 static int cb_runs;
@@ -32,13 +32,13 @@ static void count_cb(struct rcu_head *h)
 static void *reader(void *arg)
 {
 	(void) arg;
-	F(register_thread)();
-	F(read_lock)();
+	T_FN(register_thread)();
+	T_FN(read_lock)();
 	uatomic_set(&reader_state, 1);
 	while (uatomic_read(&reader_state) != 2)
-		sleep_ms(1);
-	F(read_unlock)();
-	F(unregister_thread)();
+		t_sleep_ms(1);
+	T_FN(read_unlock)();
+	T_FN(unregister_thread)();
 	uatomic_set(&reader_state, 3);
 	return NULL;
 }
@@ -49,7 +49,7 @@ static void queue_one(void)
 
 	if (!h)
 		tap_bail("out of memory");
-	F(call_rcu)(h, count_cb);
+	T_FN(call_rcu)(h, count_cb);
 }
 
 int main(void)
@@ -59,75 +59,75 @@ int main(void)
 	struct urcu_gp_poll_state st;
 	int ret, before;
 
-	tap_diag("flavor %s, main thread never registers", TEST_FLAVOR);
+	tap_diag("flavor %s, main thread never registers", T_FLAVOR);
 
 	/* call_rcu + rcu_barrier, and the grace period still protects readers. */
 	if (pthread_create(&tid, NULL, reader, NULL))
 		tap_bail("pthread_create failed");
 	while (uatomic_read(&reader_state) != 1)
-		sleep_ms(1);
+		t_sleep_ms(1);
 	queue_one();
-	sleep_ms(100);
+	t_sleep_ms(100);
 	tap_ok(uatomic_read(&cb_runs) == 0,
 		"call_rcu from an unregistered thread waits for a pre-existing reader");
 	uatomic_set(&reader_state, 2);
 	pthread_join(tid, NULL);
-	F(barrier)();
+	T_FN(barrier)();
 	tap_ok(uatomic_read(&cb_runs) == 1, "rcu_barrier from an unregistered thread: the callback ran");
 
 	/* synchronize_rcu. */
-	F(synchronize_rcu)();
+	T_FN(synchronize_rcu)();
 	tap_ok(1, "synchronize_rcu from an unregistered thread returns");
 
 	/* The call_rcu thread-control functions. */
-	crdp = F(create_call_rcu_data)(0, -1);
+	crdp = T_FN(create_call_rcu_data)(0, -1);
 	tap_ok(crdp != NULL, "create_call_rcu_data from an unregistered thread");
-	tap_ok(F(get_call_rcu_thread)(crdp) != 0, "get_call_rcu_thread");
-	F(set_thread_call_rcu_data)(crdp);
-	tap_ok(F(get_thread_call_rcu_data)() == crdp, "set/get_thread_call_rcu_data");
-	tap_ok(F(get_call_rcu_data)() == crdp, "get_call_rcu_data returns the thread's worker");
+	tap_ok(T_FN(get_call_rcu_thread)(crdp) != 0, "get_call_rcu_thread");
+	T_FN(set_thread_call_rcu_data)(crdp);
+	tap_ok(T_FN(get_thread_call_rcu_data)() == crdp, "set/get_thread_call_rcu_data");
+	tap_ok(T_FN(get_call_rcu_data)() == crdp, "get_call_rcu_data returns the thread's worker");
 	before = uatomic_read(&cb_runs);
 	queue_one();
-	F(barrier)();
+	T_FN(barrier)();
 	tap_ok(uatomic_read(&cb_runs) == before + 1, "call_rcu through the thread's own worker");
-	F(set_thread_call_rcu_data)(NULL);
-	F(call_rcu_data_free)(crdp);
+	T_FN(set_thread_call_rcu_data)(NULL);
+	T_FN(call_rcu_data_free)(crdp);
 	tap_ok(1, "call_rcu_data_free from an unregistered thread");
-	tap_ok(F(get_default_call_rcu_data)() != NULL, "get_default_call_rcu_data");
+	tap_ok(T_FN(get_default_call_rcu_data)() != NULL, "get_default_call_rcu_data");
 
-	crdp = F(create_call_rcu_data)(0, 0);
-	ret = F(set_cpu_call_rcu_data)(0, crdp);
+	crdp = T_FN(create_call_rcu_data)(0, 0);
+	ret = T_FN(set_cpu_call_rcu_data)(0, crdp);
 	tap_ok(ret == 0, "set_cpu_call_rcu_data (ret %d)", ret);
-	got = F(get_cpu_call_rcu_data)(0);
+	got = T_FN(get_cpu_call_rcu_data)(0);
 	tap_ok(got == crdp, "get_cpu_call_rcu_data");
-	F(free_all_cpu_call_rcu_data)();
-	tap_ok(F(get_cpu_call_rcu_data)(0) == NULL, "free_all_cpu_call_rcu_data");
+	T_FN(free_all_cpu_call_rcu_data)();
+	tap_ok(T_FN(get_cpu_call_rcu_data)(0) == NULL, "free_all_cpu_call_rcu_data");
 
-	ret = F(create_all_cpu_call_rcu_data)(0);
+	ret = T_FN(create_all_cpu_call_rcu_data)(0);
 	tap_ok(ret == 0 || ret == -EINVAL, "create_all_cpu_call_rcu_data (ret %d)", ret);
 	before = uatomic_read(&cb_runs);
 	for (int i = 0; i < 100; i++)
 		queue_one();
-	F(barrier)();
+	T_FN(barrier)();
 	tap_ok(uatomic_read(&cb_runs) == before + 100, "call_rcu through per-CPU workers");
-	F(free_all_cpu_call_rcu_data)();
+	T_FN(free_all_cpu_call_rcu_data)();
 
 	/* Polled grace periods. */
-	st = F(start_poll_synchronize_rcu)();
-	while (!F(poll_state_synchronize_rcu)(st))
-		sleep_ms(1);
+	st = T_FN(start_poll_synchronize_rcu)();
+	while (!T_FN(poll_state_synchronize_rcu)(st))
+		t_sleep_ms(1);
 	tap_ok(1, "start_poll/poll_state_synchronize_rcu from an unregistered thread");
 
-#if TEST_IS_QSBR
+#if T_IS_QSBR
 	/* qsbr: a registered but offline thread, too. */
-	F(register_thread)();
-	F(thread_offline)();
+	T_FN(register_thread)();
+	T_FN(thread_offline)();
 	before = uatomic_read(&cb_runs);
 	queue_one();
-	F(barrier)();
+	T_FN(barrier)();
 	tap_ok(uatomic_read(&cb_runs) == before + 1, "qsbr: call_rcu from an offline thread");
-	F(thread_online)();
-	F(unregister_thread)();
+	T_FN(thread_online)();
+	T_FN(unregister_thread)();
 #endif
 	return tap_done();
 }

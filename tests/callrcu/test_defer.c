@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "flavor-test.h"
+#include "flavor-select.h"
 #include "tap.h"
 
 #define MAX_IDS		100000
@@ -39,7 +39,7 @@ static void defer_one(void (*fn)(void *))
 {
 	intptr_t id = uatomic_add_return(&next_id, 1) - 1;
 
-	F(defer_rcu)(fn, (void *) id);
+	T_FN(defer_rcu)(fn, (void *) id);
 }
 
 static bool all_once(void)
@@ -58,14 +58,14 @@ static int holding, release;
 static void *holding_reader(void *arg)
 {
 	(void) arg;
-	F(register_thread)();
-	F(read_lock)();
+	T_FN(register_thread)();
+	T_FN(read_lock)();
 	uatomic_store(&holding, 1, CMM_RELEASE);
 	while (!uatomic_load(&release, CMM_ACQUIRE))
 		usleep(200);
-	F(read_unlock)();
-	F(quiescent_state)();
-	F(unregister_thread)();
+	T_FN(read_unlock)();
+	T_FN(quiescent_state)();
+	T_FN(unregister_thread)();
 	return NULL;
 }
 
@@ -75,33 +75,33 @@ static void test_waits_for_reader(void)
 
 	pthread_create(&tid, NULL, holding_reader, NULL);
 	while (!uatomic_load(&holding, CMM_ACQUIRE))
-		QUIESCENT_SLEEP_MS(1);
+		T_QUIESCENT_SLEEP_MS(1);
 	for (int i = 0; i < 10; i++)
 		defer_one(gated_fn);
-	QUIESCENT_SLEEP_MS(50);
+	T_QUIESCENT_SLEEP_MS(50);
 	tap_ok(uatomic_read(&counts[0]) == 0, "deferred call does not run while a reader holds");
 	uatomic_store(&gate_open, 1, CMM_RELEASE);
 	uatomic_store(&release, 1, CMM_RELEASE);
-	F(thread_offline)();
+	T_FN(thread_offline)();
 	pthread_join(tid, NULL);
-	F(thread_online)();
-	F(defer_barrier)();
+	T_FN(thread_online)();
+	T_FN(defer_barrier)();
 	tap_ok(uatomic_read(&gate_violations) == 0 && all_once(), "deferred calls ran after the reader left");
 }
 
 static void *defer_thread_user(void *arg)
 {
 	(void) arg;
-	F(register_thread)();
-	if (F(defer_register_thread)())
+	T_FN(register_thread)();
+	if (T_FN(defer_register_thread)())
 		return (void *) 1;
 	for (int i = 0; i < 20000; i++) {
 		defer_one(count_fn);
 		if (!(i % 64))
-			F(quiescent_state)();
+			T_FN(quiescent_state)();
 	}
-	F(defer_unregister_thread)();	/* drains this thread's queue */
-	F(unregister_thread)();
+	T_FN(defer_unregister_thread)();	/* drains this thread's queue */
+	T_FN(unregister_thread)();
 	return NULL;
 }
 
@@ -112,10 +112,10 @@ static void test_many_threads(void)
 
 	for (int i = 0; i < 2; i++)
 		pthread_create(&tid[i], NULL, defer_thread_user, NULL);
-	F(thread_offline)();
+	T_FN(thread_offline)();
 	for (int i = 0; i < 2; i++)
 		pthread_join(tid[i], &ret[i]);
-	F(thread_online)();
+	T_FN(thread_online)();
 	tap_ok(!ret[0] && !ret[1], "two threads registered");
 	tap_ok(all_once(), "40000 calls from exiting threads (queues fill up) ran exactly once");
 }
@@ -124,28 +124,28 @@ static void test_barriers(void)
 {
 	for (int i = 0; i < 9000; i++)	/* more than two queue lengths */
 		defer_one(count_fn);
-	F(defer_barrier_thread)();
+	T_FN(defer_barrier_thread)();
 	tap_ok(all_once(), "rcu_defer_barrier_thread ran this thread's calls (full queue path too)");
 	for (int i = 0; i < 100; i++)
 		defer_one(count_fn);
-	F(defer_barrier)();
+	T_FN(defer_barrier)();
 	tap_ok(all_once(), "rcu_defer_barrier ran everything");
 }
 
 int main(void)
 {
-	tap_diag("flavor %s", TEST_FLAVOR);
-	F(register_thread)();
-	tap_ok(F(defer_register_thread)() == 0, "rcu_defer_register_thread");
+	tap_diag("flavor %s", T_FLAVOR);
+	T_FN(register_thread)();
+	tap_ok(T_FN(defer_register_thread)() == 0, "rcu_defer_register_thread");
 	test_waits_for_reader();
 	test_many_threads();
 	test_barriers();
-	F(defer_unregister_thread)();
-	tap_ok(F(defer_register_thread)() == 0, "register again after the defer thread stopped");
+	T_FN(defer_unregister_thread)();
+	tap_ok(T_FN(defer_register_thread)() == 0, "register again after the defer thread stopped");
 	defer_one(count_fn);
-	F(defer_unregister_thread)();
+	T_FN(defer_unregister_thread)();
 	tap_ok(all_once(), "unregister drains the queue");
-	F(defer_exit)();
-	F(unregister_thread)();
+	T_FN(defer_exit)();
+	T_FN(unregister_thread)();
 	return tap_done();
 }

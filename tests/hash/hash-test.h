@@ -4,7 +4,7 @@
  *
  * The same sources build two ways:
  *   - in our tree, by tests/hash/meson.build, once per flavor
- *     (-DTEST_FLAVOR_<NAME>, see tests/unit/flavor-select.h);
+ *     (-DTEST_FLAVOR_<NAME>, see tests/common/flavor-select.h);
  *   - by hand against another liburcu, to check that the tests themselves
  *     are right: -DTEST_LIBURCU_REF=1302 for liburcu 0.13.2 (Debian's), see
  *     tests/hash/run-against-liburcu.sh.  Everything liburcu 0.13 lacks is

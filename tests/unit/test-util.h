@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Helpers shared by the unit tests: time, sleeping that survives signals
- * (the signal flavor interrupts sleeps in registered threads), thread
+ * Helpers shared by the unit tests: time (test-time.h), thread
  * creation that cannot fail silently, and flags between test threads.
  *
  * The flags use the compiler's __atomic builtins rather than the library's
@@ -19,6 +18,7 @@
 #include <time.h>
 
 #include "tap.h"
+#include "test-time.h"
 
 /* Object whose death a reader can observe. */
 #define T_LIVE		0x11a7e11aU
@@ -28,35 +28,6 @@ struct t_obj {
 	unsigned int magic;
 	unsigned long value;
 };
-
-static inline unsigned long long t_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long) ts.tv_sec * 1000000000ULL + (unsigned long long) ts.tv_nsec;
-}
-
-static inline double t_ms_since(unsigned long long start_ns)
-{
-	return (double) (t_now_ns() - start_ns) / 1e6;
-}
-
-/* Sleep for ms milliseconds, resuming after signal handlers. */
-static inline void t_sleep_ms(long ms)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ts.tv_sec += ms / 1000;
-	ts.tv_nsec += (ms % 1000) * 1000000L;
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
 
 static inline pthread_t t_thread_start(void *(*fn)(void *), void *arg)
 {

@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: MIT
 /*
  * Flavor under test, chosen by the -DTEST_FLAVOR_<NAME> define that the
- * Meson foreach passes.  Only the flavor's direct header is included, so the
- * tests use prefixed names through T_FN(name) (T_FN(read_lock) ->
- * urcu_memb_read_lock, which _LGPL_SOURCE turns into the inline version) and
- * never rely on the generic-name maps.
+ * Meson foreach passes; the one flavor-selection header of every test
+ * directory (tests/common is on every test's include path).  Only the
+ * flavor's direct header is included, so the tests use prefixed names
+ * through T_FN(name) (T_FN(read_lock) -> urcu_memb_read_lock, which
+ * _LGPL_SOURCE turns into the inline version) and never rely on the
+ * generic-name maps.
  *
  *   T_FLAVOR      the flavor's name as a string
  *   T_IS_QSBR     1 for qsbr: read_lock/unlock are free, threads report
  *                 quiescent states, read_ongoing means "online"
  *   T_IS_BP       1 for bp: no registration needed, fork handlers exist
+ *   T_MODE        "inline" under _LGPL_SOURCE, else "call"
  */
-#ifndef TESTS_UNIT_FLAVOR_SELECT_H
-#define TESTS_UNIT_FLAVOR_SELECT_H
+#ifndef TESTS_COMMON_FLAVOR_SELECT_H
+#define TESTS_COMMON_FLAVOR_SELECT_H
 
 #if defined(TEST_FLAVOR_MEMB)
 # include <urcu/urcu-memb.h>
@@ -47,6 +50,8 @@
 # define T_IS_BP	0
 #endif
 
+#include "test-time.h"
+
 #ifdef _LGPL_SOURCE
 # define T_MODE		"inline"
 #else
@@ -65,4 +70,15 @@ static inline void t_reader_exit(void)
 	T_FN(quiescent_state)();
 }
 
-#endif /* TESTS_UNIT_FLAVOR_SELECT_H */
+/*
+ * A wait of the test thread that must not hold up grace periods: qsbr
+ * threads go offline around it (a no-op elsewhere).
+ */
+#define T_QUIESCENT_SLEEP_MS(ms)			\
+	do {						\
+		T_FN(thread_offline)();			\
+		t_sleep_ms(ms);				\
+		T_FN(thread_online)();			\
+	} while (0)
+
+#endif /* TESTS_COMMON_FLAVOR_SELECT_H */
