@@ -176,6 +176,8 @@ def parse(out):
     r["vector"] = int(m.group(1)) if m else None
     m = re.search(r"(\d+) states, stored", out)
     r["stored"] = int(m.group(1)) if m else None
+    m = re.search(r"states, stored \(([0-9.e+]+) visited\)", out)
+    r["visited"] = int(float(m.group(1))) if m else None
     m = re.search(r"pan: elapsed time ([0-9.e+]+) seconds", out)
     r["time"] = float(m.group(1)) if m else None
     m = re.search(r"^pan:1: (.*)$", out, re.M)
@@ -242,6 +244,8 @@ def describe(r, wall):
     parts = []
     if r["stored"] is not None:
         parts.append("%d states" % r["stored"])
+    if r.get("visited"):
+        parts.append("%d visited" % r["visited"])
     if r["vector"] is not None:
         parts.append("vector %d B" % r["vector"])
     parts.append("%.1f s" % (r["time"] if r["time"] is not None else wall))
