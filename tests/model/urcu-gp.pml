@@ -53,9 +53,11 @@
  * assumption, and a run without counterexample covers every interleaving of
  * that many grace periods.  The check wrap-1bit (SEQ_BITS = 1, two grace
  * periods) breaks the assumption: spin then finds a reader that loaded
- * gp.ctr before grace period 1 and published the snapshot after it, which
- * grace period 2 (same sequence again) takes for a reader of case (b).  So
- * the bound is needed, and the model shows one flip suffices within it.
+ * gp.ctr before grace period 1's flip was visible and published that
+ * snapshot only after grace period 1 had ended; grace period 2 brings the
+ * sequence back to the same value and takes the reader, who now holds an
+ * object grace period 2 protects, for a reader of case (b).  So the bound
+ * is needed, and the model shows one flip suffices within it.
  *
  * Configuration (spin -a -DNAME=value)
  * ------------------------------------
