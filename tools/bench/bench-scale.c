@@ -8,7 +8,7 @@
  *   read-side critical section, plus the usual active reader
  *   (bench-reader.c) on the reader CPU; synchronize_rcu() latency on the
  *   updater CPU.  Prints idle<N>.<flavor>.p50, .mean and .p99 in us.
- * -m churn -n COUNT: COUNT short-lived threads, two at a time, each
+ * -m churn -n COUNT: COUNT (default 10^4) short-lived threads, two at a time, each
  *   registering, running one read-side critical section and unregistering,
  *   while another thread runs grace periods back to back.  Prints
  *   churn.<flavor>.rate in threads/s and churn.<flavor>.gps.
@@ -204,7 +204,7 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "idle"))
 		run_idle(&o, o.max_samples > 0 ? o.max_samples : 1);
 	else if (!strcmp(mode, "churn"))
-		run_churn(o.max_samples > 0 ? o.max_samples : (o.quick ? 10000 : 100000));
+		run_churn(o.max_samples > 0 ? o.max_samples : (o.quick ? 2000 : 10000));
 	else if (!strcmp(mode, "floor"))
 		run_floor(&o, 0);
 	else if (!strcmp(mode, "floor-same"))
