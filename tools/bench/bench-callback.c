@@ -8,6 +8,16 @@
  *   about 2 s (0.5 s with -q); each callback records the time from its
  *   call_rcu() to its invocation.  The first 20 callbacks are warm-up.
  *   Prints cblat.<flavor>.{p50,p99,mean} in us.
+ *   Also, to tell the library's latency from the machine's: for each
+ *   callback, how long the reader and the callback worker waited on a run
+ *   queue (runnable, not running: schedstat's run_delay) between its
+ *   call_rcu() and its invocation.  A callback during whose wait either
+ *   waited more than DISTURBED_NS is "disturbed": a reader preempted inside
+ *   its critical section holds the grace period until it runs again, and a
+ *   worker waiting for a CPU cannot start or finish the grace period.
+ *   Prints cblat.<flavor>.disturbed (% of callbacks), .p99_undisturbed and
+ *   .p99_disturbed (us; skip when there is none), and .rq_wait.p99 (us, the
+ *   reader's plus the worker's wait per callback).
  *
  * -m throughput: call_rcu() of freshly malloc'ed objects whose callback
  *   frees them, back to back for 2 s (0.5 s with -q), then rcu_barrier().
@@ -34,29 +44,65 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #define LAT_INTERVAL_NS		300000
 #define LAT_WARMUP		20
 #define TPUT_SAMPLE_EVERY	64
 #define TPUT_BACKLOG_CAP	(4L << 20)
+#define DISTURBED_NS		50000
 
 struct lat_node {
 	struct rcu_head head;
 	uint64_t queued_ns;
+	uint64_t reader_wait0, worker_wait0;	/* run_delay at call_rcu() */
 	long idx;
 };
 
 static uint64_t *lat_samples;
+static uint64_t *lat_rq_wait;		/* reader + worker run-queue wait per callback */
 static unsigned long cb_invoked;
+static int reader_fd = -1;
+/* The worker's schedstat; opened by its first callback (set once, then read-only). */
+static int worker_fd = -1;
 
 static void lat_cb(struct rcu_head *head)
 {
 	struct lat_node *node = caa_container_of(head, struct lat_node, head);
+	uint64_t wait;
 
 	lat_samples[node->idx] = bench_now_ns() - node->queued_ns;
+	if (CMM_LOAD_SHARED(worker_fd) < 0)
+		CMM_STORE_SHARED(worker_fd, bench_schedstat_open((int) syscall(SYS_gettid)));
+	wait = bench_run_delay_ns(reader_fd) - node->reader_wait0;
+	/* a node queued before the worker's descriptor existed has no start value */
+	if (node->worker_wait0 != UINT64_MAX)
+		wait += bench_run_delay_ns(CMM_LOAD_SHARED(worker_fd)) - node->worker_wait0;
+	lat_rq_wait[node->idx] = wait;
 	free(node);
 	/* pairs with the uatomic_read() after rcu_barrier() in latency_run() */
 	uatomic_inc(&cb_invoked);
+}
+
+/* p99 of the latencies whose run-queue wait is (not) above DISTURBED_NS. */
+static void lat_split(long first, long n, int disturbed, const char *suffix)
+{
+	uint64_t *v = bench_xmalloc(sizeof(*v) * (size_t) n);
+	char name[64];
+	size_t k = 0;
+
+	for (long i = first; i < n; i++)
+		if ((lat_rq_wait[i] > DISTURBED_NS) == disturbed)
+			v[k++] = lat_samples[i];
+	snprintf(name, sizeof(name), "cblat.%s.%s", BENCH_FLAVOR, suffix);
+	if (k) {
+		bench_sort_u64(v, k);
+		bench_metric(name, (double) bench_percentile_u64(v, k, 99) / 1e3, "us");
+	} else {
+		printf("%s skip -\n", name);
+	}
+	free(v);
 }
 
 static void latency_run(const struct bench_opts *opts)
@@ -69,12 +115,17 @@ static void latency_run(const struct bench_opts *opts)
 	if (opts->max_samples > 0 && opts->max_samples + LAT_WARMUP < n)
 		n = opts->max_samples + LAT_WARMUP;
 	lat_samples = bench_xmalloc(sizeof(*lat_samples) * (size_t)n);
+	lat_rq_wait = bench_xmalloc(sizeof(*lat_rq_wait) * (size_t)n);
+	reader_fd = bench_schedstat_open(bench_reader_tid());
 
 	next = bench_now_ns();
 	for (i = 0; i < n; i++) {
 		struct lat_node *node = bench_xmalloc(sizeof(*node));
+		int wfd = CMM_LOAD_SHARED(worker_fd);
 
 		node->idx = i;
+		node->reader_wait0 = bench_run_delay_ns(reader_fd);
+		node->worker_wait0 = wfd >= 0 ? bench_run_delay_ns(wfd) : UINT64_MAX;
 		node->queued_ns = bench_now_ns();
 		call_rcu(&node->head, lat_cb);
 		next += LAT_INTERVAL_NS;
@@ -84,6 +135,21 @@ static void latency_run(const struct bench_opts *opts)
 	if ((long)uatomic_read(&cb_invoked) != n)
 		bench_die("latency: %lu callbacks invoked, %ld queued", uatomic_read(&cb_invoked), n);
 
+	/* the run-queue split first: it needs latency and wait still paired */
+	{
+		long disturbed = 0;
+
+		for (i = LAT_WARMUP; i < n; i++)
+			disturbed += lat_rq_wait[i] > DISTURBED_NS;
+		snprintf(name, sizeof(name), "cblat.%s.disturbed", BENCH_FLAVOR);
+		bench_metric(name, 100.0 * (double) disturbed / (double) (n - LAT_WARMUP), "%");
+		lat_split(LAT_WARMUP, n, 0, "p99_undisturbed");
+		lat_split(LAT_WARMUP, n, 1, "p99_disturbed");
+		bench_sort_u64(lat_rq_wait + LAT_WARMUP, (size_t)(n - LAT_WARMUP));
+		snprintf(name, sizeof(name), "cblat.%s.rq_wait.p99", BENCH_FLAVOR);
+		bench_metric(name, (double)bench_percentile_u64(lat_rq_wait + LAT_WARMUP,
+				(size_t)(n - LAT_WARMUP), 99) / 1e3, "us");
+	}
 	bench_sort_u64(lat_samples + LAT_WARMUP, (size_t)(n - LAT_WARMUP));
 	snprintf(name, sizeof(name), "cblat.%s.p50", BENCH_FLAVOR);
 	bench_metric(name, (double)bench_percentile_u64(lat_samples + LAT_WARMUP,
@@ -95,6 +161,9 @@ static void latency_run(const struct bench_opts *opts)
 	bench_metric(name, bench_mean_u64(lat_samples + LAT_WARMUP,
 			(size_t)(n - LAT_WARMUP)) / 1e3, "us");
 	free(lat_samples);
+	free(lat_rq_wait);
+	if (reader_fd >= 0)
+		close(reader_fd);
 }
 
 static void free_cb(struct rcu_head *head)

@@ -72,6 +72,8 @@ void bench_reader_start(void);
  * not interrupt a CPU that is not running the reader).
  */
 unsigned long bench_reader_stop(double *cpu_share);
+/* The reader's kernel thread id (for /proc/self/task/<tid>/schedstat). */
+int bench_reader_tid(void);
 
 /*
  * Times back-to-back synchronize_rcu() calls (each after publishing the

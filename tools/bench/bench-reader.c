@@ -14,7 +14,9 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 struct bench_obj bench_objs[2] = { { .value = 1 }, { .value = 2 } };
 struct bench_obj *bench_gp = &bench_objs[0];
@@ -31,6 +33,7 @@ static int reader_stop;
 static unsigned long reader_sections;
 static double reader_cpu_share;
 static volatile long reader_sink;
+static int reader_linux_tid;
 
 static uint64_t thread_cpu_ns(void)
 {
@@ -48,6 +51,7 @@ static void *reader_main(void *arg)
 
 	(void)arg;
 	bench_pin(BENCH_CPU_READER);
+	reader_linux_tid = (int) syscall(SYS_gettid);
 	rcu_register_thread();
 	wall0 = bench_now_ns();
 	cpu0 = thread_cpu_ns();
@@ -80,6 +84,12 @@ void bench_reader_start(void)
 		bench_die("pthread_create (reader): error %d", err);
 	while (!CMM_LOAD_SHARED(reader_ready))
 		sched_yield();
+}
+
+int bench_reader_tid(void)
+{
+	/* written before reader_ready, which bench_reader_start() waited for */
+	return reader_linux_tid;
 }
 
 unsigned long bench_reader_stop(double *cpu_share)

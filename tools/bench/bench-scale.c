@@ -8,10 +8,17 @@
  *   read-side critical section, plus the usual active reader
  *   (bench-reader.c) on the reader CPU; synchronize_rcu() latency on the
  *   updater CPU.  Prints idle<N>.<flavor>.p50, .mean and .p99 in us.
- * -m churn -n COUNT: COUNT (default 10^4) short-lived threads, two at a time, each
- *   registering, running one read-side critical section and unregistering,
- *   while another thread runs grace periods back to back.  Prints
- *   churn.<flavor>.rate in threads/s and churn.<flavor>.gps.
+ * -m churn -n COUNT -t S: COUNT (default 10^4; -q 2000) short-lived threads,
+ *   two at a time, each registering, running one read-side critical section
+ *   and unregistering, while another thread runs grace periods back to back;
+ *   stops early after S seconds (default 10; -q 2), so that a slow side
+ *   cannot stretch the run.  Prints churn.<flavor>.rate in threads/s (threads
+ *   finished / elapsed), .gps, .threads (how many ran), and
+ *   .register.p50/.p99 and .unregister.p50/.p99 in us: the time inside
+ *   rcu_register_thread() / rcu_unregister_thread().  Both take the registry
+ *   lock that a grace period holds from its start to its end (both
+ *   libraries), so with grace periods back to back they wait for the lock;
+ *   docs/PERFORMANCE.md, "Registration churn".
  * -m floor: the cost of one membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)
  *   while another thread of the process spins on the other CPU (both
  *   pinned): the cross-CPU IPI that bounds a memb/bp grace period from
@@ -107,23 +114,48 @@ static void *gp_loop(void *arg)
 	return NULL;
 }
 
+/* Where a short-lived thread stores its register / unregister times. */
+struct churn_slot {
+	uint64_t reg_ns, unreg_ns;
+};
+
 static void *short_lived(void *arg)
 {
-	(void) arg;
+	struct churn_slot *slot = arg;
+	uint64_t t0 = bench_now_ns(), t1, t2;
+
 	rcu_register_thread();
+	t1 = bench_now_ns();
 	rcu_read_lock();
 	(void) rcu_dereference(bench_gp);
 	rcu_read_unlock();
+	t2 = bench_now_ns();
 	rcu_unregister_thread();
+	slot->reg_ns = t1 - t0;
+	slot->unreg_ns = bench_now_ns() - t2;
 	return NULL;
 }
 
-static void run_churn(long count)
+static void churn_percentiles(const char *what, uint64_t *v, long n)
+{
+	char name[64];
+
+	bench_sort_u64(v, (size_t) n);
+	snprintf(name, sizeof(name), "churn.%s.%s.p50", BENCH_FLAVOR, what);
+	bench_metric(name, (double) bench_percentile_u64(v, (size_t) n, 50) / 1e3, "us");
+	snprintf(name, sizeof(name), "churn.%s.%s.p99", BENCH_FLAVOR, what);
+	bench_metric(name, (double) bench_percentile_u64(v, (size_t) n, 99) / 1e3, "us");
+}
+
+static void run_churn(long count, double max_s)
 {
 	pthread_t gp_tid, t[2];
 	pthread_attr_t attr;
 	unsigned long gps = 0;
-	uint64_t t0, t1;
+	uint64_t t0, t1, deadline;
+	struct churn_slot *slots = bench_xmalloc(sizeof(*slots) * (size_t) (count + 1));
+	uint64_t *v = bench_xmalloc(sizeof(*v) * (size_t) (count + 1));
+	long done = 0;
 	char name[64];
 
 	pthread_attr_init(&attr);
@@ -132,21 +164,36 @@ static void run_churn(long count)
 	if (pthread_create(&gp_tid, NULL, gp_loop, &gps))
 		bench_die("pthread_create failed");
 	t0 = bench_now_ns();
-	for (long i = 0; i < count; i += 2) {
+	deadline = t0 + (uint64_t) (max_s * 1e9);
+	while (done < count) {
 		for (int k = 0; k < 2; k++)
-			if (pthread_create(&t[k], &attr, short_lived, NULL))
-				bench_die("pthread_create (thread %ld) failed", i + k);
+			if (pthread_create(&t[k], &attr, short_lived, &slots[done + k]))
+				bench_die("pthread_create (thread %ld) failed", done + k);
 		for (int k = 0; k < 2; k++)
 			pthread_join(t[k], NULL);
+		done += 2;
+		if (bench_now_ns() >= deadline)
+			break;
 	}
 	t1 = bench_now_ns();
 	spin_stop = 1;
 	pthread_join(gp_tid, NULL);
 	pthread_attr_destroy(&attr);
 	snprintf(name, sizeof(name), "churn.%s.rate", BENCH_FLAVOR);
-	bench_metric(name, (double) count / ((double) (t1 - t0) / 1e9), "thr/s");
+	bench_metric(name, (double) done / ((double) (t1 - t0) / 1e9), "thr/s");
 	snprintf(name, sizeof(name), "churn.%s.gps", BENCH_FLAVOR);
 	bench_metric(name, (double) gps / ((double) (t1 - t0) / 1e9), "gp/s");
+	snprintf(name, sizeof(name), "churn.%s.threads", BENCH_FLAVOR);
+	bench_metric(name, (double) done, "count");
+	/* pthread_join ordered the slots' stores before these reads */
+	for (long i = 0; i < done; i++)
+		v[i] = slots[i].reg_ns;
+	churn_percentiles("register", v, done);
+	for (long i = 0; i < done; i++)
+		v[i] = slots[i].unreg_ns;
+	churn_percentiles("unregister", v, done);
+	free(slots);
+	free(v);
 }
 
 static void *spinner(void *arg)
@@ -204,7 +251,8 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "idle"))
 		run_idle(&o, o.max_samples > 0 ? o.max_samples : 1);
 	else if (!strcmp(mode, "churn"))
-		run_churn(o.max_samples > 0 ? o.max_samples : (o.quick ? 2000 : 10000));
+		run_churn(o.max_samples > 0 ? o.max_samples : (o.quick ? 2000 : 10000),
+			  o.max_seconds > 0 ? o.max_seconds : (o.quick ? 2.0 : 10.0));
 	else if (!strcmp(mode, "floor"))
 		run_floor(&o, 0);
 	else if (!strcmp(mode, "floor-same"))

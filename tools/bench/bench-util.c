@@ -9,6 +9,7 @@
 #include "bench-util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -182,6 +183,31 @@ double bench_median(double *v, size_t n)
 		return 0;
 	qsort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int bench_schedstat_open(int tid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+uint64_t bench_run_delay_ns(int fd)
+{
+	char buf[96];
+	unsigned long long run, wait;
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu %llu", &run, &wait) != 2)
+		return 0;
+	return wait;
 }
 
 void bench_metric(const char *name, double value, const char *unit)

@@ -55,6 +55,15 @@ double bench_mean_u64(const uint64_t *v, size_t n);
 /* Median of @n doubles (sorts @v in place). */
 double bench_median(double *v, size_t n);
 
+/*
+ * Run-queue wait of one thread: the second field of
+ * /proc/self/task/<tid>/schedstat (ns spent runnable but not running, since
+ * the thread started).  bench_schedstat_open() returns a descriptor for
+ * bench_run_delay_ns(), or -1 (then the wait reads as 0).
+ */
+int bench_schedstat_open(int tid);
+uint64_t bench_run_delay_ns(int fd);
+
 void bench_metric(const char *name, double value, const char *unit);
 void bench_skip(const char *name, const char *why);
 

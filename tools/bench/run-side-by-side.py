@@ -16,6 +16,23 @@ liburcu-dev and liburcu8).  When that directory is absent, the packages are
 fetched with `apt-get download` and unpacked with `dpkg -x` into a cache
 under the build directory; nothing is installed system-wide.
 
+Noise: every round also runs our build of a few benchmarks a second time
+(AA_RUNS: one read-side, one grace-period, one callback and one idle-reader
+row), and the spread of those ours/ours ratios is this run's A/A noise
+floor, printed in the header with the load at start and end.  A ratio
+ours/liburcu inside the noise floor of its class is reported as "within
+noise", never as a win or a loss.
+
+--breakdown runs only our side: the per-phase breakdown of one grace period
+for memb, bp, qsbr, mb and signal (bench-breakdown.c, linked against the
+URCU_I_PHASE_TRACE copies of the libraries that tools/bench/meson.build
+builds), beside the same flavors' synchronize_rcu p50 from the production
+libraries and the membarrier floor, all from the same run.
+
+--plan prints the runs a command would make and their estimated time,
+without running anything (the full run is meant to stay under ~10 minutes,
+--quick under one).
+
 Exit status: 0 when every benchmark ran (whether or not targets are met),
 1 when a benchmark crashed, lost callbacks, timed out or failed to build
 against our library, 2 on a usage or set-up error.  Target verdicts are
@@ -29,11 +46,13 @@ import concurrent.futures
 import datetime
 import glob
 import json
+import math
 import os
 import shlex
 import statistics
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC_ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -89,7 +108,9 @@ RUNS += [
     ("sync-memb", ["-c", "4", "-t", "1"], 3, ["sync4.memb.gps", "sync4.memb.mean",
                                                  "sync4.memb.reader_cpu"]),
     ("callback-memb", ["-m", "latency"], 1,
-     ["cblat.memb.p50", "cblat.memb.p99", "cblat.memb.mean", "cblat.memb.reader_cpu"]),
+     ["cblat.memb.p50", "cblat.memb.p99", "cblat.memb.mean", "cblat.memb.reader_cpu",
+      "cblat.memb.disturbed", "cblat.memb.p99_undisturbed", "cblat.memb.p99_disturbed",
+      "cblat.memb.rq_wait.p99"]),
     ("callback-memb", ["-m", "throughput", "-t", "1"], 2,
      ["cbtput.memb.rate", "cbtput.memb.enqueue_rate", "cbtput.memb.max_backlog",
       "cbtput.memb.stalls", "cbtput.memb.reader_cpu"]),
@@ -105,7 +126,86 @@ IDLE_SIZES = (1, 16, 256, 1024)
 for _n in IDLE_SIZES:
     RUNS.append(("scale-memb", ["-m", "idle", "-n", str(_n)], 1,
                  ["idle%d.memb.p50" % _n, "idle%d.memb.p99" % _n, "idle%d.memb.reader_cpu" % _n]))
-RUNS.append(("scale-memb", ["-m", "churn"], 1, ["churn.memb.rate", "churn.memb.gps"]))
+RUNS.append(("scale-memb", ["-m", "churn"], 1,
+             ["churn.memb.rate", "churn.memb.gps", "churn.memb.threads",
+              "churn.memb.register.p50", "churn.memb.register.p99",
+              "churn.memb.unregister.p50", "churn.memb.unregister.p99"]))
+
+# Runs repeated only in full runs: --quick keeps one process per side and
+# round, so that it stays under a minute.
+QUICK_SINGLE = {"read-", "sync-memb -c", "callback-memb -m throughput"}
+
+# The A/A rows: our build runs these a second time in every round (after
+# both sides' runs, so that ours/ours spans the same stretch of time as
+# ours/liburcu), and the ours/ours ratios give this run's noise floor for the
+# class of metrics each stands for (noise_class()).
+AA_RUNS = [
+    ("read-memb-inline", []),
+    ("sync-memb", []),
+    ("callback-memb", ["-m", "latency"]),
+    ("scale-memb", ["-m", "idle", "-n", "16"]),
+]
+
+
+# Rows that describe the run rather than measure the library (how much CPU
+# the reader had, sample counts, ...): no noise floor, no "vs liburcu".
+DIAGNOSTIC_SUFFIXES = (".reader_cpu", ".samples", ".disturbed", ".rq_wait.p99", ".stalls",
+                       ".threads", ".max_backlog", ".gps")
+
+
+def is_diagnostic(metric):
+    return metric.endswith(DIAGNOSTIC_SUFFIXES) and not metric.startswith("sync4.")
+
+
+def noise_class(metric):
+    """The A/A class a metric's noise is taken from: its family, and whether
+    it is a tail (p99) or a central figure (p50, mean, rate)."""
+    head = metric.split(".", 1)[0]
+    if head == "read":
+        family = "read side"
+    elif head in ("cblat", "cbtput"):
+        family = "callbacks"
+    elif head.startswith(("sync", "idle", "floor")):
+        family = "grace periods"
+    else:
+        family = "other"
+    return "%s, %s" % (family, "p99" if ".p99" in metric else "central")
+
+
+# Estimated seconds per process (full, quick), for --plan and the header:
+# from the binaries' default run lengths plus start-up, measured on a
+# quiet 2-CPU machine; retries of preempted runs are not included.
+def estimate_s(name, args, quick):
+    a = " ".join(args)
+    if name.startswith("read-"):
+        return 0.35 if quick else 0.9
+    if name.startswith("sync-"):
+        if "-c" in args:
+            return 1.1
+        return 0.6 if quick else 2.1
+    if name.startswith("callback-"):
+        if "latency" in a:
+            return 0.6 if quick else 2.1
+        return 1.3
+    if name.startswith("scale-"):
+        if "floor" in a:
+            return 0.1
+        if "churn" in a:
+            return CHURN_CAP_S[1 if quick else 0] + 0.2
+        return 0.6 if quick else 1.2
+    if name.startswith("hash-"):
+        if "resize" in a:
+            return 6.0
+        return 0.5 if quick else 1.5
+    if name.startswith("breakdown-"):
+        return 0.6 if quick else 2.1
+    return 1.0
+
+
+# bench-scale -m churn stops after this many seconds (full, quick) even if
+# its thread count is not reached (its defaults, mirrored here for the plan);
+# the rate is threads / elapsed either way.
+CHURN_CAP_S = (10.0, 2.0)
 
 # The hash table (issue 7): lookups that hit at 1,000 keys (in cache) and
 # 1,000,000 keys (memory-bound), misses, a mixed workload with auto-resize,
@@ -379,7 +479,62 @@ def fmt(value, unit):
     return "%.3g %s" % (value, unit)
 
 
-def verdict(metric, ours, theirs):
+HIGHER_IS_BETTER = ("gp/s", "cb/s", "op/s", "thr/s")
+
+
+def compute_noise(results):
+    """The A/A noise floor of this run: for each metric our build measured
+    twice per round (AA_RUNS), the largest |log| of the ours/ours ratio over
+    the rounds, as a factor (1.10 = +-10%).  Returns (per metric, per class)."""
+    per_metric = {}
+    for m, vals in results.get("ours2", {}).items():
+        if is_diagnostic(m):
+            continue
+        firsts = results["ours"].get(m, [])
+        devs = [abs(math.log(b / a)) for a, b in zip(firsts, vals) if a and b]
+        if devs:
+            per_metric[m] = math.exp(max(devs))
+    per_class = {}
+    for m, f in per_metric.items():
+        # the noise of a class is that of its noisiest A/A metric (p99s included)
+        c = noise_class(m)
+        per_class[c] = max(per_class.get(c, 1.0), f)
+    return per_metric, per_class
+
+
+def noise_for(metric, noise):
+    """(factor, how it was obtained) for @metric, or (None, why not)."""
+    per_metric, per_class = noise
+    if is_diagnostic(metric):
+        return None, "diagnostic"
+    if metric in per_metric:
+        return per_metric[metric], "A/A"
+    c = noise_class(metric)
+    if c in per_class:
+        return per_class[c], "class"
+    # no A/A row of this family: the largest floor of the same kind (p99 or not)
+    same_kind = [f for k, f in per_class.items() if k.endswith(c.rsplit(", ", 1)[1])]
+    if same_kind:
+        return max(same_kind), "largest"
+    return None, "none"
+
+
+def versus(metric, ratio, unit, noise):
+    """How ours compares with liburcu, given the noise floor: "within noise",
+    "better" or "worse" (with the noise band used)."""
+    if ratio is None or is_diagnostic(metric):
+        return "-"
+    f, how = noise_for(metric, noise)
+    if f is None:
+        return "no A/A"
+    band = "+-%.0f%%%s" % ((f - 1) * 100, "" if how == "A/A" else "*")
+    if max(ratio, 1 / ratio) <= f:
+        return "within noise (%s)" % band
+    better = ratio > 1 if unit in HIGHER_IS_BETTER else ratio < 1
+    return "%s (%s)" % ("better" if better else "worse", band)
+
+
+def verdict(metric, ours, theirs, noise=None):
     target = TARGETS.get(metric)
     if not target:
         return "", "-"
@@ -398,10 +553,19 @@ def verdict(metric, ours, theirs):
         ok = ours / theirs >= x
     else:
         ok = ours <= x
-    return text, "meets" if ok else "misses"
+    word = "meets" if ok else "misses"
+    f = noise_for(metric, noise)[0] if noise else None
+    if kind.startswith("ratio") and f is not None:
+        r = ours / theirs
+        if x == 1.0 and max(r, 1 / r) <= f:
+            # "no worse than liburcu": a ratio inside the noise is not a loss
+            word = "meets (within noise)"
+        elif max(r / x, x / r) <= f:
+            word += " (within noise of the target)"
+    return text, word
 
 
-def print_table(results, units, rounds, failed):
+def print_table(results, units, rounds, failed, noise=None):
     rows = []
     for _, _, _, metrics in RUNS:
         for m in metrics:
@@ -427,10 +591,13 @@ def print_table(results, units, rounds, failed):
             if len(pairs) > 1:
                 rs = [o / t for o, t in pairs]
                 spread = "%.2f-%.2f" % (min(rs), max(rs))
-            target, verd = verdict(m, ours, theirs)
-            rows.append((m, shown["ours"], shown["liburcu"], ratio, spread,
+            target, verd = verdict(m, ours, theirs, noise)
+            vs = versus(m, ours / theirs if ours is not None and theirs else None,
+                        unit, noise) if noise else "-"
+            rows.append((m, shown["ours"], shown["liburcu"], ratio, spread, vs,
                          target or "-", verd))
-    head = ("metric", "ours", "liburcu", "ratio", "ratio range", "target", "verdict")
+    head = ("metric", "ours", "liburcu", "ratio", "ratio range", "vs liburcu", "target",
+            "verdict")
     widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
     line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |"
     print(line(head))
@@ -440,7 +607,13 @@ def print_table(results, units, rounds, failed):
     print_derived(results)
     print()
     print("ours / liburcu = median over %d round(s); ratio range = min-max of the per-round "
-          "ratios; lower is better except gp/s, cb/s and op/s." % rounds)
+          "ratios; lower is better except gp/s, cb/s, op/s and thr/s." % rounds)
+    if noise:
+        print("vs liburcu: 'within noise' when max(ratio, 1/ratio) is inside the A/A noise "
+              "floor of this run (+-x%: the metric's own ours/ours spread; +-x%*: the "
+              "largest spread of its class (family, p99 or central), or of any family when "
+              "its own has no A/A row).  Rows that describe the run (reader CPU share, "
+              "sample counts) have none.")
 
 
 def print_derived(results):
@@ -473,6 +646,292 @@ def print_derived(results):
             print("  " + line)
 
 
+def is_aa(name, args):
+    return any(name == n and list(args) == a for n, a in AA_RUNS)
+
+
+def planned_repeat(name, args, repeat, quick):
+    key = "%s %s" % (name, " ".join(args))
+    if quick and any(key.startswith(p) for p in QUICK_SINGLE):
+        return 1
+    return repeat
+
+
+def selected_binaries(opts):
+    return [n for n in BINARIES
+            if not (opts.only and opts.only not in n)
+            and not (n in DATA_STRUCTURE_BINARIES and not (opts.only or opts.data_structures))]
+
+
+def planned_runs(opts, rounds):
+    """Every process a side-by-side run makes: (name, args, side, estimated s)."""
+    names = set(selected_binaries(opts))
+    runs = []
+    for _ in range(rounds):
+        for name, args, repeat, _ in RUNS:
+            if name not in names:
+                continue
+            sides = list(SIDES) + (["ours2"] if is_aa(name, args) else [])
+            for _ in range(planned_repeat(name, args, repeat, opts.quick)):
+                for side in sides:
+                    runs.append((name, args, side, estimate_s(name, args, opts.quick)))
+    return runs
+
+
+def planned_breakdown(opts, rounds):
+    runs = []
+    for _ in range(rounds):
+        for fl in BREAKDOWN_FLAVORS:
+            runs.append(("breakdown-" + fl, ["-q"] if opts.quick else [], "ours",
+                         estimate_s("breakdown-" + fl, [], opts.quick)))
+            runs.append(("sync-" + fl, [], "ours", estimate_s("sync-" + fl, [], opts.quick)))
+        for mode in ("floor", "floor-same"):
+            runs.append(("scale-memb", ["-m", mode], "ours", estimate_s("scale-memb", ["-m", mode],
+                                                                       opts.quick)))
+    return runs
+
+
+# Compiling the benchmarks, two at a time (seconds per binary, estimate).
+COMPILE_S = 0.6
+
+
+def plan_summary(runs, nbinaries):
+    total = sum(r[3] for r in runs) + COMPILE_S * nbinaries
+    return total, "%d processes, about %.0f s (%.1f min) including ~%.0f s of compiling; " \
+        "retries of preempted grace-period runs come on top" % (
+            len(runs), total, total / 60.0, COMPILE_S * nbinaries)
+
+
+# --breakdown: flavors in the order of the issue, and the phases of
+# tools/bench/phase-trace.h (names as bench-breakdown prints them).
+BREAKDOWN_FLAVORS = ("memb", "bp", "qsbr", "mb", "signal")
+BREAKDOWN_PHASES = (
+    ("entry", "entry: misuse check, fence, target"),
+    ("leader_lock", "leader lock (trylock)"),
+    ("wait_leader", "asleep behind another leader"),
+    ("reg_lock", "registry lock + GP number"),
+    ("order", "B1 force order (membarrier / signals / fence)"),
+    ("flip", "flip (gp.ctr += STEP)"),
+    ("scan_spin", "scan, spinning part"),
+    ("scan_arm", "scan: arm waiter flag + B1 + rescan"),
+    ("scan_sleep", "scan, sleeping part (futex)"),
+    ("gp_end", "registry unlock + done store"),
+    ("wake", "leader unlock, epoch bump, wake waiters"),
+    ("exit", "exit fence"),
+)
+
+
+def rebuild_breakdown(build):
+    """Builds the bench-only traced libraries and bench-breakdown-<flavor>."""
+    targets = ["tools/bench/bench-breakdown-%s" % fl for fl in BREAKDOWN_FLAVORS
+               if os.path.exists(os.path.join(build, "liburcu", "liburcu-%s.so" % fl))]
+    try:
+        r = subprocess.run(["meson", "compile", "-C", build] + targets,
+                           capture_output=True, text=True, check=False)
+    except OSError:
+        log("bench: meson not found; using the breakdown binaries as they are")
+        return
+    if r.returncode != 0:
+        log("bench: warning: meson compile of the breakdown binaries failed:\n%s"
+            % "\n".join((r.stdout + r.stderr).strip().splitlines()[-5:]))
+
+
+def run_checked(exe, args, share_metric, where):
+    """run_one(), retried (READER_RETRIES) while the reader was below
+    READER_MIN_CPU; returns (metrics, error, kept although preempted)."""
+    for attempt in range(1 + READER_RETRIES):
+        out, err = run_one(exe, args)
+        if out is None or not out.get(share_metric):
+            return out, err, False
+        if out[share_metric][0] >= READER_MIN_CPU:
+            return out, err, False
+        if attempt < READER_RETRIES:
+            log("bench: %s: reader on its CPU only %.0f%% of the time, running again"
+                % (where, out[share_metric][0]))
+    return out, err, True
+
+
+def run_breakdown(opts, rounds, build, exes, failures):
+    """--breakdown: the per-phase table, ours only (liburcu has no hooks)."""
+    extra = ["-q"] if opts.quick else []
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    load_before = load_text()
+    t_start = time.monotonic()
+    print("# grace-period breakdown: ours (%s, source %s); liburcu has no hooks"
+          % (build, source_revision()))
+    print("# command: %s" % sh([sys.argv[0]] + sys.argv[1:]))
+    print("# started %s, load (uptime) %s, %d CPUs, %d round(s)%s"
+          % (stamp, load_before, os.cpu_count() or 0, rounds, ", quick" if opts.quick else ""))
+    print("# planned: %s" % plan_summary(planned_breakdown(opts, rounds),
+                                         2 * len(BREAKDOWN_FLAVORS) + 1)[1])
+    vals = {}          # (flavor, key) -> [per-round value]
+    doubtful = []
+
+    def keep(fl, key, out, metric):
+        if out and out.get(metric):
+            vals.setdefault((fl, key), []).append(out[metric][0])
+
+    for rnd in range(rounds):
+        for fl in BREAKDOWN_FLAVORS:
+            exe = os.path.join(build, "tools", "bench", "bench-breakdown-" + fl)
+            if os.path.exists(exe):
+                out, err, pre = run_checked(exe, extra, "bd.%s.reader_cpu" % fl,
+                                            "breakdown-%s round %d" % (fl, rnd + 1))
+                if out is None:
+                    failures.append("breakdown-%s (round %d): %s" % (fl, rnd + 1, err))
+                    log("bench: %s" % failures[-1])
+                else:
+                    if pre:
+                        doubtful.append("breakdown-%s round %d" % (fl, rnd + 1))
+                    for key, _ in BREAKDOWN_PHASES:
+                        keep(fl, key, out, "bd.%s.%s.p50" % (fl, key))
+                        keep(fl, key + ".mean", out, "bd.%s.%s.mean" % (fl, key))
+                    for key in ("sum_p50", "sum_mean", "traced.p50", "sync.p50", "sync.mean",
+                                "outside.p50", "marks", "mark_cost", "slept", "reader_cpu"):
+                        keep(fl, key, out, "bd.%s.%s" % (fl, key))
+            elif rnd == 0:
+                failures.append("breakdown-%s: %s not built (meson compile -C %s "
+                                "tools/bench/bench-breakdown-%s)" % (fl, exe, build, fl))
+                log("bench: %s" % failures[-1])
+            prod = exes.get("sync-" + fl)
+            if prod:
+                out, err, pre = run_checked(prod, extra, "sync.%s.reader_cpu" % fl,
+                                            "sync-%s round %d" % (fl, rnd + 1))
+                if out is None:
+                    failures.append("sync-%s (round %d): %s" % (fl, rnd + 1, err))
+                    log("bench: %s" % failures[-1])
+                else:
+                    if pre:
+                        doubtful.append("sync-%s round %d" % (fl, rnd + 1))
+                    keep(fl, "prod.p50", out, "sync.%s.p50" % fl)
+        if exes.get("scale-memb"):
+            for mode, metric in (("floor", "floor.membarrier.p50"),
+                                 ("floor-same", "floor.membarrier_same.p50")):
+                out, err = run_one(exes["scale-memb"], ["-m", mode] + extra)
+                if out is None:
+                    failures.append("scale-memb -m %s (round %d): %s" % (mode, rnd + 1, err))
+                    log("bench: %s" % failures[-1])
+                keep("floor", metric, out, metric)
+        log("bench: breakdown round %d/%d done" % (rnd + 1, rounds))
+
+    print("# finished %s after %.0f s, load (uptime) %s"
+          % (datetime.datetime.now(datetime.timezone.utc).strftime("%H:%M:%S UTC"),
+             time.monotonic() - t_start, load_text()))
+    print()
+
+    def med(fl, key):
+        v = vals.get((fl, key))
+        return statistics.median(v) if v else None
+
+    def cell(v, unit="us"):
+        if v is None:
+            return "-"
+        if unit == "%":
+            return "%.0f%%" % v
+        if unit == "x":
+            return "%.2fx" % v
+        return "%.3g" % v if v < 100 else "%.0f" % v
+
+    flv = [fl for fl in BREAKDOWN_FLAVORS if any(k[0] == fl for k in vals)]
+    rows = []
+    for key, label in BREAKDOWN_PHASES:
+        rows.append([label + " p50 / mean"] +
+                    ["%s / %s" % (cell(med(fl, key)), cell(med(fl, key + ".mean")))
+                     for fl in flv])
+    rows.append(["sum of the phase p50s"] + [cell(med(fl, "sum_p50")) for fl in flv])
+    rows.append(["sum of the phase means (= traced mean)"] +
+                [cell(med(fl, "sum_mean")) for fl in flv])
+    rows.append(["synchronize_rcu p50, traced build"] + [cell(med(fl, "sync.p50")) for fl in flv])
+    rows.append(["synchronize_rcu mean, traced build"] + [cell(med(fl, "sync.mean")) for fl in flv])
+    rows.append(["caller's time outside the trace, p50"] +
+                [cell(med(fl, "outside.p50")) for fl in flv])
+    rows.append(["synchronize_rcu p50, production library"] +
+                [cell(med(fl, "prod.p50")) for fl in flv])
+    rows.append(["clock reads per call x cost (in the phases)"] +
+                ["%.0f x %.0f ns" % (med(fl, "marks"), med(fl, "mark_cost"))
+                 if med(fl, "marks") and med(fl, "mark_cost") else "-" for fl in flv])
+    floor = med("floor", "floor.membarrier.p50")
+    same = med("floor", "floor.membarrier_same.p50")
+    rows.append(["membarrier floor, reader CPU (cross-CPU IPI)"] + [cell(floor) for fl in flv])
+    rows.append(["production p50 / floor"] +
+                [cell(med(fl, "prod.p50") / floor, "x") if floor and med(fl, "prod.p50")
+                 else "-" for fl in flv])
+    rows.append(["traced p50 / floor"] +
+                [cell(med(fl, "sync.p50") / floor, "x") if floor and med(fl, "sync.p50")
+                 else "-" for fl in flv])
+    rows.append(["calls that slept on the futex"] + [cell(med(fl, "slept"), "%") for fl in flv])
+    rows.append(["reader on its CPU"] + [cell(med(fl, "reader_cpu"), "%") for fl in flv])
+    head = ["us (median over %d round(s))" % rounds] + flv
+    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
+    line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |"
+    print(line(head))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in rows:
+        print(line(r))
+    print()
+    print("Each phase includes one clock read (the cost above); the p50s of the phases do not "
+          "add up to the p50 of the call, the means do.")
+    print("membarrier floor: one membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) with a spinner "
+          "pinned on the reader CPU; same CPU (no IPI): %s us. It is memb's and bp's floor; "
+          "signal's B1 is a signal round, mb's and qsbr's a fence." % cell(same))
+    if doubtful:
+        print("Reader below %.0f%% of its CPU even after %d retries (figures kept, doubtful): %s"
+              % (READER_MIN_CPU, READER_RETRIES, ", ".join(doubtful)))
+    if opts.json:
+        with open(opts.json, "w") as f:
+            json.dump({"started": stamp, "rounds": rounds, "quick": opts.quick,
+                       "breakdown": {"%s %s" % k: v for k, v in vals.items()},
+                       "failures": failures}, f, indent=1)
+    if failures:
+        print()
+        print("FAILED:")
+        for f_ in failures:
+            print("  " + f_)
+        return 1
+    return 0
+
+
+def load_text():
+    """The load as uptime shows it, plus runnable/total threads, from /proc/loadavg."""
+    try:
+        with open("/proc/loadavg") as f:
+            f1, f5, f15, runq = f.read().split()[:4]
+    except (OSError, ValueError):
+        return "?"
+    return "%s %s %s (1/5/15 min; %s runnable/threads)" % (f1, f5, f15, runq)
+
+
+def print_noise(noise, rounds):
+    per_metric, per_class = noise
+    if not per_class:
+        print("# A/A noise floor: not measured (no A/A row ran)")
+        return
+    print("# A/A noise floor (our build twice per round, %d round(s)): %s"
+          % (rounds, "; ".join("%s +-%.0f%%" % (c, (f - 1) * 100)
+                               for c, f in sorted(per_class.items()))))
+    print("#   per metric: %s" % ", ".join("%s +-%.0f%%" % (m, (f - 1) * 100)
+                                         for m, f in sorted(per_metric.items())))
+    if rounds < 3:
+        print("#   (from %d round(s): a floor this thin can understate the noise)" % rounds)
+
+
+def print_plan(opts, rounds):
+    if opts.breakdown:
+        runs = planned_breakdown(opts, rounds)
+        nbin = 2 * len(BREAKDOWN_FLAVORS) + 1
+    else:
+        runs = planned_runs(opts, rounds)
+        nbin = 2 * len(selected_binaries(opts))
+    per = {}
+    for name, args, side, est in runs:
+        key = "%s %s" % (name, " ".join(args))
+        n, t = per.get(key, (0, 0.0))
+        per[key] = (n + 1, t + est)
+    print("# plan: %s" % plan_summary(runs, nbin)[1])
+    for key, (n, t) in per.items():
+        print("  %-45s %3d processes  ~%5.1f s" % (key.strip(), n, t))
+
+
 def main():
     ap = argparse.ArgumentParser(description="Benchmarks this project's RCU core against "
                                  "Debian's liburcu, same source, same run.")
@@ -495,12 +954,21 @@ def main():
     ap.add_argument("--cc", default="gcc", help="C compiler (default gcc)")
     ap.add_argument("--no-rebuild", action="store_true",
                     help="do not bring the build directory's libraries up to date first")
+    ap.add_argument("--plan", action="store_true",
+                    help="print the runs this command would make and their estimated time, "
+                    "run nothing")
+    ap.add_argument("--breakdown", action="store_true",
+                    help="ours only: the per-phase breakdown of one grace period per flavor "
+                    "(bench-breakdown-<flavor> from tools/bench/meson.build)")
     ap.add_argument("--self-compare", action="store_true",
                     help="build liburcu on both sides (an A/A run): the ratios then show "
                     "the noise floor of this machine")
     opts = ap.parse_args()
     rounds = opts.rounds or (1 if opts.quick else 3)
     sys.stdout.reconfigure(line_buffering=True)
+    if opts.plan:
+        print_plan(opts, rounds)
+        return 0
 
     build = os.path.abspath(opts.build_dir)
     our_libdir = os.path.join(build, "liburcu")
@@ -510,11 +978,13 @@ def main():
         return 2
     if not opts.no_rebuild and not opts.self_compare:
         rebuild_libraries(build)
+    if opts.breakdown and not opts.no_rebuild:
+        rebuild_breakdown(build)
     workdir = os.path.join(build, "bench-side-by-side")
     os.makedirs(workdir, exist_ok=True)
 
     triplet = multiarch()
-    ref = find_ref_tree(opts.ref_dir, triplet)
+    ref = (None, None) if opts.breakdown else find_ref_tree(opts.ref_dir, triplet)
     if ref is None:
         cache = os.path.join(workdir, "liburcu-ref")
         ref = find_ref_tree(cache, triplet) or fetch_ref(cache, triplet)
@@ -536,14 +1006,15 @@ def main():
     failures = []
     exes = {side: {} for side in SIDES}
     jobs = []
-    for side in SIDES:
+    for side in (("ours",) if opts.breakdown else SIDES):
         incs, libdir = setups[side]
         outdir = os.path.join(workdir, side)
         os.makedirs(outdir, exist_ok=True)
         for name in BINARIES:
-            if opts.only and opts.only not in name:
-                continue
-            if name in DATA_STRUCTURE_BINARIES and not (opts.only or opts.data_structures):
+            if opts.breakdown:
+                if name not in ["sync-" + fl for fl in BREAKDOWN_FLAVORS] + ["scale-memb"]:
+                    continue
+            elif name not in selected_binaries(opts):
                 continue
             flavor = BINARIES[name][1]
             if not os.path.exists(os.path.join(libdir, "liburcu-%s.so" % flavor)):
@@ -566,12 +1037,11 @@ def main():
                 return 2
             exes[side][name] = exe
 
+    if opts.breakdown:
+        return run_breakdown(opts, rounds, build, exes["ours"], failures)
+
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-    try:
-        with open("/proc/loadavg") as f:
-            load_before = " ".join(f.read().split()[:3])
-    except OSError:
-        load_before = "?"
+    load_before = load_text()
     if opts.self_compare:
         print("# A/A run: liburcu %s on both sides (column 'ours' is liburcu too)"
               % ref_version(ref_inc, ref_lib))
@@ -579,25 +1049,29 @@ def main():
         print("# side-by-side: ours (%s, source %s) vs liburcu %s (%s)"
               % (build, source_revision(), ref_version(ref_inc, ref_lib), ref_lib))
     print("# command: %s" % sh([sys.argv[0]] + sys.argv[1:]))
-    print("# started %s, load average %s, %d CPUs, %d round(s)%s"
+    print("# started %s, load (uptime) %s, %d CPUs, %d round(s)%s"
           % (stamp, load_before, os.cpu_count() or 0, rounds, ", quick" if opts.quick else ""))
+    print("# planned: %s" % plan_summary(planned_runs(opts, rounds), len(jobs))[1])
     sys.stdout.flush()
 
+    t_start = time.monotonic()
     results = {side: {} for side in SIDES}
     units = {}
     failed = set()
     preempted = {}
     cpu_before = cpu_times()
     extra = ["-q"] if opts.quick else []
+    results["ours2"] = {}
     for rnd in range(rounds):
         order = SIDES if rnd % 2 == 0 else tuple(reversed(SIDES))
         for name, args, repeat, metrics in RUNS:
             if opts.only and opts.only not in name:
                 continue
-            got = {side: {m: [] for m in metrics} for side in SIDES}
-            for _ in range(repeat):
-                for side in order:
-                    exe = exes[side].get(name)
+            seq = list(order) + (["ours2"] if is_aa(name, args) else [])
+            got = {side: {m: [] for m in metrics} for side in seq}
+            for _ in range(planned_repeat(name, args, repeat, opts.quick)):
+                for side in seq:
+                    exe = exes["ours" if side == "ours2" else side].get(name)
                     if exe is None:
                         continue
                     out, err = run_reader_checked(exe, args + extra, name, metrics,
@@ -613,8 +1087,8 @@ def main():
                             got[side][m].append(out[m][0])
                             units[m] = out[m][1]
             # one entry per round (None when not measured), so rounds pair up
-            for side in SIDES:
-                if exes[side].get(name) is None:
+            for side in seq:
+                if exes["ours" if side == "ours2" else side].get(name) is None:
                     continue
                 for m in metrics:
                     vals = got[side][m]
@@ -622,11 +1096,7 @@ def main():
                         statistics.median(vals) if vals else None)
         log("bench: round %d/%d done" % (rnd + 1, rounds))
 
-    try:
-        with open("/proc/loadavg") as f:
-            load_after = " ".join(f.read().split()[:3])
-    except OSError:
-        load_after = "?"
+    load_after = load_text()
     cpu_after = cpu_times()
     usage = ""
     if cpu_before and cpu_after and cpu_after[2] > cpu_before[2]:
@@ -634,9 +1104,11 @@ def main():
         usage = ", CPUs busy %.0f%% (steal %.0f%%) during the run" % (
             100.0 * (cpu_after[0] - cpu_before[0]) / span,
             100.0 * (cpu_after[1] - cpu_before[1]) / span)
-    print("# finished %s, load average %s%s"
-          % (datetime.datetime.now(datetime.timezone.utc).strftime("%H:%M:%S UTC"), load_after,
-             usage))
+    print("# finished %s after %.0f s, load (uptime) %s%s"
+          % (datetime.datetime.now(datetime.timezone.utc).strftime("%H:%M:%S UTC"),
+             time.monotonic() - t_start, load_after, usage))
+    noise = compute_noise(results)
+    print_noise(noise, rounds)
     try:
         busiest = max(float(load_before.split()[0]), float(load_after.split()[0]))
     except (ValueError, IndexError):
@@ -645,7 +1117,7 @@ def main():
         print("# warning: load average above the CPU count: other work shared these CPUs, "
               "expect large run-to-run swings (see --self-compare for this machine's noise)")
     print()
-    print_table(results, units, rounds, failed)
+    print_table(results, units, rounds, failed, noise)
 
     if preempted:
         print()
