@@ -16,7 +16,10 @@ urcu-qsbr, urcu-bp, urcu-signal, urcu-common, urcu-cds).  For each library, from
 - the API names this library must provide are all exported;
 - every exported symbol carries our own version node (VERSION_NODE), never
   one of liburcu's, so a binary built against one library cannot silently
-  bind to the other.
+  bind to the other; except the names the inline read side references
+  (INLINE_SUPPORT), which carry the reader-ABI node (READER_NODE) and only
+  it, so that a library with another reader layout refuses programs built
+  against this one (docs/DESIGN.md, "Reader ABI").
 
 And over all libraries together: every function or variable that a public
 header under HEADER_ROOT declares with URCU_API by its plain name (templates
@@ -61,13 +64,15 @@ CALL_RCU_API = (
     'register_rculfhash_atfork', 'unregister_rculfhash_atfork',
 )
 BP_API = ('before_fork', 'after_fork_parent', 'after_fork_child')
-# Names the inline read side (_LGPL_SOURCE) links against.
+# Names the inline read side (every program, unless URCU_NO_INLINE_READ_SIDE)
+# links against: the reader ABI, versioned READER_NODE.
 INLINE_SUPPORT = {
-    'qsbr': ('i_gp', 'i_reader', 'i_quiescent_state_slow'),
+    'qsbr': ('i_gp', 'i_reader', 'i_quiescent_state_slow', 'i_debug_misuse'),
     'other': ('i_gp', 'i_reader', 'i_read_lock_slow', 'i_read_unlock_misuse',
               'i_read_unlock_slow'),
 }
 VERSION_NODE = 'URCU_DROPIN_1'
+READER_NODE = 'URCU_DROPIN_READER_1'
 COMMON_API = ('cds_wfcq_init', 'cds_wfcq_enqueue', 'cds_wfcq_dequeue_blocking',
               'cds_wfcq_splice_blocking',
               # wfstack and the deprecated wfqueue live here, as in liburcu
@@ -153,6 +158,15 @@ def declared(root):
     return names
 
 
+def reader_abi_names(name):
+    """The names of lib`name` that the inline read side references."""
+    if name not in FLAVOR_OF:
+        return []
+    flavor = FLAVOR_OF[name]
+    return ['urcu_%s_%s' % (flavor, n)
+            for n in INLINE_SUPPORT['qsbr' if flavor == 'qsbr' else 'other']]
+
+
 def required(name):
     if name == 'urcu-common':
         return list(COMMON_API)
@@ -195,9 +209,13 @@ def main():
             continue
         syms = plain(versioned)
         everything |= syms
-        unversioned = [s for s in versioned if not s.endswith('@@' + VERSION_NODE)]
-        check(not unversioned, 'lib%s: every exported symbol has version node %s'
-              % (name, VERSION_NODE), unversioned)
+        reader_abi = set(reader_abi_names(name))
+        wrong = [s for s in versioned
+                 if not s.endswith('@@' + (READER_NODE if plain([s]) <= reader_abi
+                                           else VERSION_NODE))]
+        check(not wrong, 'lib%s: every exported symbol has version node %s, the %d '
+              'reader-ABI names %s' % (name, VERSION_NODE, len(reader_abi), READER_NODE),
+              wrong)
         if name == 'urcu-common':
             # __cds_ names: liburcu's unlocked wfcqueue/wfstack variants, kept as is.
             own = ('urcu_common_', '__cds_')

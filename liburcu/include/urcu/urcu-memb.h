@@ -9,7 +9,8 @@
  * This header declares prefixed names only, so it can be combined with other
  * flavors' direct headers in one translation unit.  <urcu.h>
  * maps the generic names onto this flavor.
- * With _LGPL_SOURCE the read side is inlined.
+ * The read side (read_lock, read_unlock, read_ongoing) is inline unless
+ * URCU_NO_INLINE_READ_SIDE is defined without _LGPL_SOURCE.
  */
 #ifndef URCU_URCU_MEMB_H
 #define URCU_URCU_MEMB_H
@@ -38,7 +39,12 @@ URCU_API int urcu_memb_membarrier_available(void);
 }
 #endif
 
-#ifdef _LGPL_SOURCE
+/*
+ * The read side is inline in every program, with or without _LGPL_SOURCE
+ * (URCU_I_INLINE_READ_SIDE, urcu/static/urcu-gp.h): its layout is versioned
+ * ABI (docs/DESIGN.md, "Reader ABI").
+ */
+#if defined(_LGPL_SOURCE) || defined(URCU_I_INLINE_READ_SIDE)
 #define urcu_memb_read_lock		urcu_memb_i_read_lock
 #define urcu_memb_read_unlock		urcu_memb_i_read_unlock
 #define urcu_memb_read_ongoing		urcu_memb_i_read_ongoing

@@ -3,7 +3,12 @@
  * Grace-period state shared by the reader fast paths and the library.
  *
  * Not for direct use: the layouts below are internals that the inline read
- * side needs to see.  They may change between releases.
+ * side needs to see.  Every program inlines that read side (below,
+ * URCU_I_INLINE_READ_SIDE), so they are ABI: the two structures' layouts,
+ * the bits below, the TLS model and what the slow paths expect.  Changing
+ * any of them means bumping the version node URCU_DROPIN_READER_<n> in
+ * liburcu/liburcu.map (docs/DESIGN.md, "Reader ABI"), so that programs built
+ * against the old layout refuse to load instead of misreading the words.
  *
  * Reader word (struct urcu_i_reader.ctr), written by its own thread only:
  *
@@ -79,7 +84,7 @@ struct urcu_i_reader {
 #endif
 
 /*
- * Read-side functions called out of line (no _LGPL_SOURCE) are called
+ * Read-side functions called out of line (URCU_NO_INLINE_READ_SIDE) are called
  * through the GOT rather than a PLT stub: one indirect call instead of a
  * call plus a jump, about a nanosecond per lock/unlock pair on x86-64.
  */
@@ -87,6 +92,19 @@ struct urcu_i_reader {
 #define URCU_I_HOT __attribute__((noplt))
 #else
 #define URCU_I_HOT
+#endif
+
+/*
+ * Whether the flavor headers map read_lock, read_unlock, read_ongoing (and
+ * qsbr's quiescent_state) onto their inline versions.  Always, except in the
+ * library (which defines the out-of-line versions) and in programs that
+ * define URCU_NO_INLINE_READ_SIDE (without _LGPL_SOURCE) to call the
+ * library's read side and so depend on no reader layout: the price is a
+ * call per primitive.  The inline versions reference the symbols of version
+ * node URCU_DROPIN_READER_<n>, the out-of-line ones only URCU_DROPIN_1.
+ */
+#if !defined(URCU_I_BUILDING_LIBRARY) && !defined(URCU_NO_INLINE_READ_SIDE)
+#define URCU_I_INLINE_READ_SIDE 1
 #endif
 
 /* Thread-local storage of the library: initial-exec, no __tls_get_addr. */
