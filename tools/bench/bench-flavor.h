@@ -35,7 +35,11 @@
 
 #ifdef _LGPL_SOURCE
 #define BENCH_LINKAGE "inline"
+#elif defined(URCU_NO_INLINE_READ_SIDE)
+/* ours: the read side as library calls (liburcu: the same as "call") */
+#define BENCH_LINKAGE "outofline"
 #else
+/* without _LGPL_SOURCE: liburcu calls; ours inlines the read side anyway */
 #define BENCH_LINKAGE "call"
 #endif
 

@@ -65,6 +65,10 @@ for _fl in ("memb", "qsbr", "mb", "bp", "signal"):
     BINARIES["read-%s-inline" % _fl] = ("bench-read.c", _fl, True)
 for _fl in ("memb", "qsbr"):
     BINARIES["read-%s-call" % _fl] = ("bench-read.c", _fl, False)
+# Our read side is inline even without _LGPL_SOURCE; URCU_NO_INLINE_READ_SIDE
+# makes it library calls again (liburcu ignores the macro: calls either way).
+BINARIES["read-memb-outofline"] = ("bench-read.c", "memb", False)
+EXTRA_CFLAGS = {"read-memb-outofline": ["-DURCU_NO_INLINE_READ_SIDE"]}
 for _fl in ("memb", "mb", "qsbr", "bp", "signal"):
     BINARIES["sync-%s" % _fl] = ("bench-sync.c", _fl, True)
 BINARIES["callback-memb"] = ("bench-callback.c", "memb", True)
@@ -91,6 +95,7 @@ READ_REPEAT = 3
 RUNS = [
     ("read-memb-inline", [], READ_REPEAT, ["read.memb.inline"]),
     ("read-memb-call", [], READ_REPEAT, ["read.memb.call"]),
+    ("read-memb-outofline", [], READ_REPEAT, ["read.memb.outofline"]),
     ("read-qsbr-inline", [], READ_REPEAT, ["read.qsbr.inline"]),
     ("read-qsbr-call", [], READ_REPEAT, ["read.qsbr.call"]),
     ("read-mb-inline", [], READ_REPEAT, ["read.mb.inline"]),
@@ -380,6 +385,7 @@ def compile_one(name, outdir, incs, libdir, cc):
            "-DBENCH_FLAVOR_" + flavor.upper()]
     if inline:
         cmd.append("-D_LGPL_SOURCE")
+    cmd += EXTRA_CFLAGS.get(name, [])
     cmd += ["-I" + d for d in incs]
     cmd += [os.path.join(HERE, s) for s in [src] + COMMON_SOURCES]
     # DT_RPATH (not RUNPATH) so that it also wins for the libraries' own
@@ -626,6 +632,13 @@ def print_derived(results):
         return statistics.median(vals) if vals else None
 
     lines = []
+    inline = med("ours", "read.memb.inline")
+    for m in ("read.memb.call", "read.memb.outofline"):
+        v = med("ours", m)
+        if inline and v:
+            lines.append("ours: %s / read.memb.inline = %.2f%s"
+                         % (m, v / inline, " (issue 13 item 4: <= 1.5)" if m.endswith("call")
+                            else ""))
     for side in SIDES:
         floor = med(side, "floor.membarrier.p50")
         sync = med(side, "sync.memb.p50")
