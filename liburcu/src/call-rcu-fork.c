@@ -58,6 +58,15 @@ static pthread_mutex_t atfork_lock = PTHREAD_MUTEX_INITIALIZER;
 static CDS_LIST_HEAD(atfork_hooks);
 
 /*
+ * The first entries come from here, not malloc: the hash table registers
+ * its one hook per flavor from cds_lfht_new(), which must return NULL
+ * rather than abort when memory runs out (tests/faults/test_faults_hash.c).
+ * A slot is free while its atfork is NULL; under atfork_lock.
+ */
+#define ATFORK_STATIC_ENTRIES	4
+static struct atfork_entry atfork_static[ATFORK_STATIC_ENTRIES];
+
+/*
  * atfork_lock is held while before_fork waits for workers, whose batches
  * wait for grace periods: qsbr waiters go offline.
  */
@@ -76,12 +85,17 @@ static void lock_atfork(void)
  */
 void URCU_FN(register_rculfhash_atfork)(struct urcu_atfork *atfork)
 {
-	struct atfork_entry *e = malloc(sizeof(*e));
+	struct atfork_entry *e = NULL;
 
+	lock_atfork();
+	for (int i = 0; i < ATFORK_STATIC_ENTRIES && !e; i++)
+		if (!atfork_static[i].atfork)
+			e = &atfork_static[i];
+	if (!e)
+		e = malloc(sizeof(*e));
 	if (!e)
 		urcu_common_die("urcu_register_rculfhash_atfork", "out of memory");
 	e->atfork = atfork;
-	lock_atfork();
 	cds_list_add_tail(&e->node, &atfork_hooks);
 	pthread_mutex_unlock(&atfork_lock);
 }
@@ -95,7 +109,10 @@ void URCU_FN(unregister_rculfhash_atfork)(struct urcu_atfork *atfork)
 	cds_list_for_each_entry_safe(e, tmp, &atfork_hooks, node) {
 		if (e->atfork == atfork) {
 			cds_list_del(&e->node);
-			free(e);
+			if (e >= atfork_static && e < atfork_static + ATFORK_STATIC_ENTRIES)
+				e->atfork = NULL;
+			else
+				free(e);
 			break;
 		}
 	}
