@@ -30,8 +30,12 @@ const struct ut_flavor_ops *const ut_flavors[] = {
 };
 
 static const char *const known_names[] = {
-	"memb", "mb", "signal", "qsbr", "bp", "busted", "busted-hang", NULL
+	"memb", "mb", "signal", "qsbr", "bp", "busted", "busted-hang",
+	"busted-order-updater", "busted-order-reader", NULL
 };
+
+/* seeded.c: the seeded ordering-bug flavors, loaded from their modules. */
+const struct ut_flavor_ops *ut_seeded_ops(const char *name);
 
 bool ut_flavor_name_known(const char *name)
 {
@@ -47,6 +51,8 @@ const struct ut_flavor_ops *ut_flavor_find(const char *name)
 		return ut_busted_ops();
 	if (!strcmp(name, "busted-hang"))
 		return ut_busted_hang_ops();
+	if (!strncmp(name, "busted-order-", 13))
+		return ut_seeded_ops(name);
 	for (int i = 0; ut_flavors[i]; i++)
 		if (!strcmp(ut_flavors[i]->name, name))
 			return ut_flavors[i];

@@ -18,7 +18,8 @@
 	X(flood)	\
 	X(barrier)	\
 	X(queue)	\
-	X(hash)
+	X(hash)		\
+	X(litmus)
 
 #define UT_MODE_DECLARE(n) extern const struct ut_mode_ops ut_mode_##n;
 #define UT_MODE_ENTRY(n) &ut_mode_##n,

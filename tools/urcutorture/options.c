@@ -35,6 +35,8 @@ static const char help_text[] =
 "                           real flavors), busted (deliberately broken: grace\n"
 "                           periods end at once; must FAIL), busted-hang (grace\n"
 "                           periods never end; must STALL, exit 2);\n"
+"                           busted-order-updater, busted-order-reader (memb, mb\n"
+"                           minus one ordering step; --mode=litmus must FAIL);\n"
 "                           comma-separated lists are accepted\n"
 "  --call-rcu-layout=LIST default (one shared worker, the default), per-cpu,\n"
 "                           per-thread, rt (per-thread with URCU_CALL_RCU_RT), all\n"

@@ -63,7 +63,11 @@ static inline void URCU_I_FLAVOR(i_read_lock)(void)
 			 * critical section's loads ourselves; pairs with the
 			 * updater's fence before its reader scan.
 			 */
+#ifndef URCU_I_SEED_ORDER_READER
 			cmm_smp_mb();
+#else
+			/* seeded bug (test-only, tests/seeded): no reader fence, the word store may pass the section's loads */
+#endif
 		}
 	} else if (caa_unlikely((t & URCU_GP_NEST_MASK) >= URCU_GP_NEST_MASK - 1)) {
 		URCU_I_FLAVOR(i_read_lock_slow)();

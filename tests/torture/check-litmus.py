@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Checks of urcutorture's litmus mode and the seeded ordering-bug flavors.
+
+usage: check-litmus.py URCUTORTURE run FLAVOR DURATION
+       check-litmus.py URCUTORTURE modules BUILD_ROOT MODULE...
+
+run: one --mode=litmus run.  A real flavor must end in SUCCESS (exit 0) with
+no error, after rounds in which its reader saw both the old and the new
+object (the window was swept, not missed).  busted-order-updater and
+busted-order-reader must end in FAILURE, exit 1, through the litmus
+detector (a poisoned object read inside a read-side section), the first
+detection ending the run well before DURATION.
+
+modules: each seeded module exports exactly ut_seed_flavor_ops (its copy of
+the engine is local), and no compile command of the build other than the
+seeded modules' defines a URCU_I_SEED_* macro: the libraries are production
+code (skipped in a -Dseeded_bug build, where every command defines one).
+
+Output is TAP; exit status 0 when every check passed, 1 otherwise.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import utcheck  # noqa: E402
+from utcheck import ok, last_line  # noqa: E402
+
+SEEDED = ("busted-order-updater", "busted-order-reader")
+
+
+def check_run(flavor, duration):
+    args = ["--mode=litmus", "--flavor=" + flavor, "--duration=" + duration,
+            "--stat-interval=0"]
+    rc, out, err = utcheck.run(args, timeout=120)
+    text = out + err
+    tag = "litmus %s" % flavor
+    m = re.search(r"litmus rounds\s+(\d+) .*the old object (\d+), the new (\d+)", out)
+    rounds, old, new = (int(x) for x in m.groups()) if m else (0, 0, 0)
+    if flavor in SEEDED:
+        ok(rc == 1, "%s: exit 1 (got %d)" % (tag, rc), text)
+        ok("poisoned inside its read-side section" in out,
+           "%s: the litmus detector fired" % tag, text)
+        ok(last_line(out).startswith("End of test: FAILURE"), "%s: FAILURE" % tag, text)
+        d = re.search(r"first poisoned read after ([0-9.]+) s", out)
+        ok(d is not None, "%s: time to detection reported (%s s)"
+           % (tag, d.group(1) if d else "?"), text)
+    else:
+        ok(rc == 0, "%s: exit 0 (got %d)" % (tag, rc), text)
+        ok(last_line(out).startswith("End of test: SUCCESS"), "%s: SUCCESS" % tag, text)
+        ok(rounds > 0 and old > 0 and new > 0,
+           "%s: %d rounds, reader saw old %d / new %d (both sides of the race)"
+           % (tag, rounds, old, new), text)
+
+
+def check_modules(root, modules):
+    for mod in modules:
+        p = subprocess.run(["nm", "-D", "--defined-only", mod], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        syms = sorted(l.split()[-1] for l in p.stdout.splitlines()
+                      if len(l.split()) == 3 and l.split()[1] in "TDBRVW")
+        ok(p.returncode == 0 and syms == ["ut_seed_flavor_ops"],
+           "%s exports ut_seed_flavor_ops only" % os.path.basename(mod), p.stdout)
+    opts = json.load(open(os.path.join(root, "meson-info", "intro-buildoptions.json")))
+    seeded = [o.get("value") for o in opts if o.get("name") == "seeded_bug"]
+    if seeded and seeded[0]:
+        print("ok %d - # SKIP a -Dseeded_bug=%s build defines URCU_I_SEED_* everywhere"
+              % (utcheck.count + 1, seeded[0]))
+        utcheck.count += 1
+        return
+    cmds = json.load(open(os.path.join(root, "compile_commands.json")))
+    seed_cmds = [c for c in cmds if "URCU_I_SEED_" in c.get("command", "")]
+    stray = [c["output"] for c in seed_cmds
+             if not re.search(r"(ut-seed-[a-z-]+-engine|ut-busted-order-[a-z]+\.so)\.",
+                              c.get("output", ""))]
+    ok(len(seed_cmds) > 0, "the seeded modules' sources are compiled with their seed "
+       "(%d commands)" % len(seed_cmds))
+    ok(not stray, "no other compile command defines URCU_I_SEED_* (%d)" % len(stray),
+       "\n".join(stray))
+
+
+def main():
+    utcheck.EXE = sys.argv[1]
+    what = sys.argv[2]
+    if what == "run":
+        check_run(sys.argv[3], sys.argv[4])
+    elif what == "modules":
+        check_modules(sys.argv[3], sys.argv[4:])
+    else:
+        print("check-litmus.py: unknown check %r" % what, file=sys.stderr)
+        return 64
+    return utcheck.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

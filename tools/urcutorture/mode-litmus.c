@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * litmus mode: the store-buffering race between a reader's "publish my word,
+ * then load the pointer" and the updater's "store the new pointer, then read
+ * the reader words" (inside synchronize_rcu), made to happen within
+ * nanoseconds millions of times, as litmus-test harnesses do.
+ *
+ * Each round: every reader and the one updater meet at a spin barrier.
+ * Then, after a small random delay on each side (sweeping the window):
+ *
+ *   reader:  [stores to LIT_STUFF_LINES lines the updater owns]
+ *            read_lock (qsbr: thread_online)     -- publishes its word
+ *            p = load ptr
+ *            linger LIT_LINGER_NS inside the section
+ *            v = p->val; read_unlock (qsbr: thread_offline)
+ *            v must be LIT_VALID
+ *   updater: ptr = the other object (release)
+ *            synchronize_rcu()
+ *            old->val = LIT_POISON               -- the moment it returns
+ *            [writes the stuff lines, so the reader's next stores miss]
+ *
+ * A correct flavor orders the reader's word store before its load of ptr
+ * (reader fence, membarrier(2), signal round), so either the reader loads
+ * the new object, or the updater's scan sees the reader's word and waits
+ * through the linger: v is never the poison.  Without that order (the seeded
+ * flavors busted-order-updater and busted-order-reader), the word can still
+ * sit in the reader CPU's store buffer when the scan reads it: the grace
+ * period ends at once and the reader, still lingering on the old object,
+ * reads the poison.  The stores the reader makes just before read_lock go to
+ * cache lines held by the updater's CPU; stores leave the store buffer in
+ * order, so the word store waits behind their ownership requests, which
+ * widens the window from tens to hundreds of nanoseconds without changing
+ * what any primitive does.
+ *
+ * The first failure stops the run (run->stop), so --duration is a cap: the
+ * report gives the time to detection.  Threads are pinned to distinct CPUs
+ * unless --pin* says otherwise; default one reader per CPU but one.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <urcu/arch.h>
+#include <urcu/uatomic.h>
+
+#include "json.h"
+#include "ut.h"
+
+enum { LIT_READER, LIT_UPDATER };
+
+static const struct ut_mode_role lit_roles[] = {
+	[LIT_READER] = { "reader", UT_ROLE_READER, true },
+	[LIT_UPDATER] = { "updater", UT_ROLE_UPDATER, false },
+};
+
+static const char *const lit_errors[] = { "poisoned_in_section", NULL };
+
+#define LIT_VALID		0x600dc0de600dc0deull
+#define LIT_POISON		0xdeadbeefdeadbeefull
+#define LIT_STUFF_LINES		24
+#define LIT_LINGER_NS		2000
+/* Random per-round delays, in iterations of an empty loop (about a cycle). */
+#define LIT_READER_DELAY	64
+#define LIT_UPDATER_DELAY	512
+/* Barrier spins between sched_yield()s (a preempted partner). */
+#define LIT_YIELD_SPINS		4096
+
+struct lit_obj {
+	uint64_t val;
+} __attribute__((aligned(64)));
+
+/* Run-wide state (run->mode_data); every hot word on its own line. */
+struct lit_shared {
+	struct lit_obj obj[2];
+	struct lit_obj *ptr __attribute__((aligned(64)));
+	unsigned int arrived __attribute__((aligned(64)));
+	unsigned int sense __attribute__((aligned(64)));
+	int done __attribute__((aligned(64)));	/* a thread left: the barrier is over */
+	int parties;
+	unsigned char stuff[LIT_STUFF_LINES][64] __attribute__((aligned(64)));
+};
+
+/* Per-thread counters (t->mode_data), written by the owner only. */
+struct lit_thread {
+	uint64_t rounds;
+	uint64_t saw_old;	/* reader: loaded the object of the round before */
+	uint64_t saw_new;
+	uint64_t first_fail_ns;	/* since the run's start; 0 none */
+};
+
+/* The combination's figures (res->mode_data). */
+struct lit_result {
+	uint64_t rounds;
+	uint64_t saw_old, saw_new;
+	uint64_t failures;
+	uint64_t first_fail_ns;	/* 0: none */
+};
+
+static void lit_delay(unsigned long n)
+{
+	while (n--)
+		__asm__ __volatile__("" ::: "memory");
+}
+
+/*
+ * Sense-reversing barrier for every party of the round.  False when a
+ * thread has left (or the run stops): the caller leaves too.
+ */
+static bool lit_barrier(struct lit_shared *L, struct ut_run *run, unsigned int *sense)
+{
+	unsigned int s = *sense ^ 1;
+	unsigned long spins = 0;
+
+	*sense = s;
+	/*
+	 * Full barrier (value-returning RMW): this thread's accesses of the
+	 * round are done before the last arriver releases the next one.
+	 */
+	if (uatomic_add_return(&L->arrived, 1) == (unsigned int)L->parties) {
+		uatomic_set(&L->arrived, 0);
+		/* Release: pairs with the waiters' acquire load of sense below;
+		 * the reset of arrived and every party's round precede it. */
+		uatomic_store(&L->sense, s, CMM_RELEASE);
+		return !uatomic_read(&L->done);
+	}
+	/* Acquire: pairs with the release store of sense above. */
+	while (uatomic_load(&L->sense, CMM_ACQUIRE) != s) {
+		if (uatomic_read(&L->done) || ut_should_stop(run))
+			return false;
+		if (++spins % LIT_YIELD_SPINS)
+			caa_cpu_relax();
+		else
+			sched_yield();
+	}
+	return true;
+}
+
+static void lit_leave(struct lit_shared *L)
+{
+	uatomic_set(&L->done, 1);
+}
+
+static void *lit_reader(struct ut_thread *t)
+{
+	struct ut_run *run = t->run;
+	const struct ut_flavor_ops *ops = run->ops;
+	struct lit_shared *L = run->mode_data;
+	struct lit_thread *me = t->mode_data;
+	struct lit_obj *prev = NULL;
+	unsigned int sense = 0;
+
+	ut_thread_begin(t);
+	if (ops->is_qsbr)
+		ops->thread_offline();	/* online only inside the section */
+	ut_thread_set_state(t, "barrier");
+	while (!ut_should_stop(run) && lit_barrier(L, run, &sense)) {
+		struct lit_obj *p;
+		uint64_t v;
+
+		lit_delay(ut_rng_below(&t->rng, LIT_READER_DELAY));
+		/* Lines the updater wrote last: each store needs ownership. */
+		for (int i = 0; i < LIT_STUFF_LINES; i++)
+			CMM_STORE_SHARED(L->stuff[i][0], (unsigned char)me->rounds);
+		if (ops->is_qsbr)
+			ops->thread_online();
+		ops->read_lock();
+		/*
+		 * Acquire (rcu_dereference): pairs with the updater's release
+		 * store of ptr; the object's LIT_VALID is seen with it.  The
+		 * order of this load after the word published by read_lock
+		 * is the flavor's business: that is what is tested.
+		 */
+		p = uatomic_load(&L->ptr, CMM_ACQUIRE);
+		ut_spin_ns(LIT_LINGER_NS);
+		v = CMM_LOAD_SHARED(p->val);
+		ops->read_unlock();
+		if (ops->is_qsbr)
+			ops->thread_offline();
+		if (prev)
+			ut_count(p == prev ? &me->saw_old : &me->saw_new, 1);
+		prev = p;
+		ut_count(&me->rounds, 1);
+		ut_count(&t->reads, 1);
+		ut_count(&t->progress, 1);
+		if (caa_unlikely(v != LIT_VALID)) {
+			ut_count(&t->mode_errors[0], 1);
+			if (!me->first_fail_ns)
+				me->first_fail_ns = ut_now_ns() - run->t_start_ns;
+			ut_out(&run->cfg->sink,
+			       "!!! litmus: %s reader %d: object %s inside its read-side section (round %llu, %.3f s)\n",
+			       ops->name, t->idx, v == LIT_POISON ? "poisoned" : "corrupted",
+			       (unsigned long long)me->rounds, me->first_fail_ns / 1e9);
+			/* Found: stop the run (the duration is only a cap). */
+			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+			break;
+		}
+	}
+	lit_leave(L);
+	if (ops->is_qsbr)
+		ops->thread_online();
+	ut_thread_end(t);
+	return NULL;
+}
+
+static void *lit_updater(struct ut_thread *t)
+{
+	struct ut_run *run = t->run;
+	const struct ut_flavor_ops *ops = run->ops;
+	struct lit_shared *L = run->mode_data;
+	struct lit_thread *me = t->mode_data;
+	unsigned int sense = 0, c = 0;
+
+	ut_thread_begin(t);
+	ut_thread_set_state(t, "barrier");
+	while (!ut_should_stop(run) && lit_barrier(L, run, &sense)) {
+		struct lit_obj *old = &L->obj[c], *next = &L->obj[c ^ 1];
+
+		/* Unreachable since the last round's grace period. */
+		CMM_STORE_SHARED(next->val, LIT_VALID);
+		lit_delay(ut_rng_below(&t->rng, LIT_UPDATER_DELAY));
+		/* Release (rcu_assign_pointer): pairs with the readers'
+		 * acquire load of ptr; next's LIT_VALID is visible first. */
+		uatomic_store(&L->ptr, next, CMM_RELEASE);
+		ops->synchronize_rcu();
+		/* No reader may still hold old: poison it at once. */
+		CMM_STORE_SHARED(old->val, LIT_POISON);
+		for (int i = 0; i < LIT_STUFF_LINES; i++)
+			CMM_STORE_SHARED(L->stuff[i][0], (unsigned char)c);
+		c ^= 1;
+		ut_count(&me->rounds, 1);
+		ut_count(&t->gps, 1);
+		ut_count(&t->updates, 1);
+		ut_count(&t->progress, 1);
+	}
+	lit_leave(L);
+	ut_thread_end(t);
+	return NULL;
+}
+
+static void *lit_thread(void *arg)
+{
+	struct ut_thread *t = arg;
+
+	return t->role == LIT_READER ? lit_reader(t) : lit_updater(t);
+}
+
+static void lit_count(const struct ut_config *cfg, int n[], bool posts[])
+{
+	(void) posts;
+	n[LIT_READER] = cfg->readers;
+	n[LIT_UPDATER] = 1;
+}
+
+static int lit_configure(struct ut_config *cfg, const struct ut_given *given, char *err, size_t len)
+{
+	if (!given->readers)
+		cfg->readers = cfg->plan_cpus > 1 ? cfg->plan_cpus - 1 : 1;
+	if (cfg->readers < 1) {
+		snprintf(err, len, "--readers: litmus needs at least one reader");
+		return -1;
+	}
+	/* Distinct CPUs unless the command line placed the threads itself:
+	 * scatter for both roles (the updater avoids the readers' CPUs). */
+	for (int r = UT_ROLE_READER; r <= UT_ROLE_UPDATER; r++) {
+		if (cfg->pin_text[r] || cfg->pin[r].kind != UT_PIN_NONE)
+			continue;
+		ut_pin_policy_free(&cfg->pin[r]);
+		if (ut_pin_policy_parse("scatter", cfg->topo, &cfg->pin[r], err, len))
+			return -1;
+		cfg->pin_text[r] = "scatter";	/* as the start line shows it */
+	}
+	return 0;
+}
+
+static int lit_setup(struct ut_run *run)
+{
+	struct lit_shared *L = aligned_alloc(64, sizeof(*L));
+
+	if (!L)
+		return -1;
+	memset(L, 0, sizeof(*L));
+	L->parties = run->nthreads;
+	L->obj[0].val = LIT_VALID;
+	L->ptr = &L->obj[0];
+	run->mode_data = L;	/* free()d by run.c */
+	return 0;
+}
+
+static void lit_finish(struct ut_run *run)
+{
+	struct lit_result *r = run->res->mode_data;
+
+	if (!r)
+		return;
+	for (int i = 0; i < run->nthreads; i++) {
+		struct ut_thread *t = &run->threads[i];
+		struct lit_thread *m = t->mode_data;
+
+		if (!m)
+			continue;
+		if (t->role == LIT_UPDATER)
+			r->rounds += m->rounds;
+		r->saw_old += m->saw_old;
+		r->saw_new += m->saw_new;
+		r->failures += t->mode_errors[0];
+		if (m->first_fail_ns && (!r->first_fail_ns || m->first_fail_ns < r->first_fail_ns))
+			r->first_fail_ns = m->first_fail_ns;
+	}
+	run->res->gp_lat_what = "synchronize_rcu";
+}
+
+static void lit_stat(struct ut_run *run, char *buf, size_t len)
+{
+	uint64_t rounds = 0, old = 0, new = 0;
+
+	for (int i = 0; i < run->nthreads; i++) {
+		struct lit_thread *m = run->threads[i].mode_data;
+
+		if (run->threads[i].role == LIT_UPDATER)
+			rounds += ut_read(&m->rounds);
+		old += ut_read(&m->saw_old);
+		new += ut_read(&m->saw_new);
+	}
+	snprintf(buf, len, "rounds %llu reader saw old %llu new %llu", (unsigned long long)rounds,
+		 (unsigned long long)old, (unsigned long long)new);
+}
+
+static void lit_report(const struct ut_config *cfg, const struct ut_result *r, enum ut_section at)
+{
+	const struct lit_result *l = r->mode_data;
+
+	if (at != UT_SECTION_COUNTS || !l)
+		return;
+	ut_out(&cfg->sink, "  litmus rounds   %llu (%.3g/s); readers saw the old object %llu, the new %llu\n",
+	       (unsigned long long)l->rounds, r->seconds > 0 ? l->rounds / r->seconds : 0,
+	       (unsigned long long)l->saw_old, (unsigned long long)l->saw_new);
+	if (l->first_fail_ns)
+		ut_out(&cfg->sink, "  litmus          first poisoned read after %.3f s\n",
+		       l->first_fail_ns / 1e9);
+}
+
+static void lit_json(struct uj *j, const struct ut_config *cfg, const struct ut_result *r,
+		     enum ut_section at)
+{
+	const struct lit_result *l = r->mode_data;
+
+	(void) cfg;
+	if (at != UT_SECTION_COUNTS || !l)
+		return;
+	uj_obj(j, "litmus");
+	uj_u64(j, "rounds", l->rounds);
+	uj_u64(j, "saw_old", l->saw_old);
+	uj_u64(j, "saw_new", l->saw_new);
+	uj_u64(j, "failures", l->failures);
+	if (l->first_fail_ns)
+		uj_dbl(j, "first_failure_s", l->first_fail_ns / 1e9);
+	else
+		uj_null(j, "first_failure_s");
+	uj_end_obj(j);
+}
+
+const struct ut_mode_ops ut_mode_litmus = {
+	.name = "litmus",
+	.help = "litmus: readers and one updater race the store-buffering window\n"
+		"  of read_lock against synchronize_rcu in millions of barrier-\n"
+		"  synchronised rounds, threads on distinct CPUs; the old object\n"
+		"  is poisoned when the grace period returns; the first poisoned\n"
+		"  read fails the run (default readers: CPUs - 1)",
+	.roles = lit_roles,
+	.nroles = 2,
+	.count = lit_count,
+	.thread_size = sizeof(struct lit_thread),
+	.result_size = sizeof(struct lit_result),
+	.errors = lit_errors,
+	.configure = lit_configure,
+	.readers_check = true,
+	.setup = lit_setup,
+	.thread_fn = lit_thread,
+	.finish = lit_finish,
+	.stat_line = lit_stat,
+	.updates_include_gps = true,
+	.report = lit_report,
+	.json = lit_json,
+};
