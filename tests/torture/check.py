@@ -23,7 +23,17 @@ from utcheck import ok, run, last_line  # noqa: E402
 
 
 def check_flavor(flavor, extra=()):
-    rc, out, err = run(["--flavor=" + flavor, "--duration=2s", "--stat-interval=1s"] + list(extra))
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "r.json")
+        rc, out, err = run(["--flavor=" + flavor, "--duration=2s", "--stat-interval=1s",
+                            "--json=" + path] + list(extra))
+        doc = None
+        if rc in (0, 1) and os.path.exists(path):
+            with open(path) as f:
+                try:
+                    doc = json.load(f)
+                except ValueError:
+                    pass
     if rc == 77:
         print("1..0 # SKIP flavor %s not built" % flavor)
         sys.exit(77)
@@ -33,6 +43,39 @@ def check_flavor(flavor, extra=()):
     ok("seed=" in out.splitlines()[0] if out else False, "%s: start line has the seed" % flavor, out)
     ok(any(l.lstrip("! ").startswith("[") for l in out.splitlines()),
        "%s: periodic stat line" % flavor, out)
+    check_stress_coverage(flavor, doc)
+
+
+def check_stress_coverage(flavor, doc):
+    """The default stress run exercised nesting, churn, qsbr's offline
+    periods, call_rcu and cookies inside readers, and checked every
+    retirement path exactly (docs/TORTURE.md, "Detection rules")."""
+    try:
+        r = doc["results"][0]
+        st = r["stress"]
+    except (TypeError, KeyError, IndexError):
+        ok(False, "%s: JSON report with the stress figures" % flavor, str(doc)[:500])
+        return
+    depth = st.get("nesting_depth", [])
+    ok(len(depth) == 3 and all(n > 0 for n in depth),
+       "%s: readers nested 1, 2 and 3 deep %s" % (flavor, depth))
+    ok(st.get("reader_call_rcu", 0) > 0 and st.get("reader_polls", 0) > 0,
+       "%s: call_rcu (%d) and cookies (%d) inside readers"
+       % (flavor, st.get("reader_call_rcu", 0), st.get("reader_polls", 0)))
+    ok(st.get("churn_threads", 0) > 0, "%s: churn threads started (%d)"
+       % (flavor, st.get("churn_threads", 0)))
+    for path in ["sync", "call_rcu", "defer", "poll"]:
+        n = st.get("exact_checks", {}).get(path, 0)
+        ok(n > 0, "%s: exact checks of the %s path (%d held objects found retired)"
+           % (flavor, path, n), st)
+        ok(st["retired"].get(path) == st["freed"].get(path),
+           "%s: every object retired by %s was freed" % (flavor, path), st)
+    if flavor == "qsbr":
+        ok(st.get("quiescent_states", 0) > 0 and st.get("offline_short", 0) > 0
+           and st.get("offline_long", 0) > 0,
+           "qsbr: quiescent states (%d), short (%d) and long (%d) offline periods"
+           % (st.get("quiescent_states", 0), st.get("offline_short", 0),
+              st.get("offline_long", 0)))
 
 
 def check_busted():
@@ -48,12 +91,30 @@ def check_busted():
         return
     res = doc["results"][0]
     errs = res["errors"]
-    ok(errs["too_short_gp"] > 0 or errs["poisoned_read"] > 0,
-       "busted: pipeline detector fired (too_short_gp=%d poisoned_read=%d)"
-       % (errs["too_short_gp"], errs["poisoned_read"]), errs)
+    early = {k: v for k, v in errs.items() if k.startswith("early_free_")}
+    ok(sum(early.values()) > 0, "busted: exact detector fired %s" % early, errs)
     ok(res["verdict"] == "FAILURE" and doc["verdict"] == "FAILURE" and doc["exit_code"] == 1,
        "busted: JSON verdict FAILURE")
     ok("!!!" in err, "busted: error marker !!! in the report")
+    # One guarantee broken by one step, which the old pipeline-age rule
+    # (age >= 2 seen by a reader) let through: the exact checks name it.
+    check_busted_exact("busted-defer", "early_free_defer")
+    check_busted_exact("busted-early", "early_free_sync")
+
+
+def check_busted_exact(flavor, error):
+    rc, out, err = run(["--flavor=" + flavor, "--duration=2s", "--stat-interval=0", "--json=-"])
+    ok(rc == 1, "%s: exit 1 (got %d)" % (flavor, rc), err)
+    ok(last_line(err).startswith("End of test: FAILURE"), "%s: last line FAILURE" % flavor,
+       last_line(err))
+    try:
+        errs = json.loads(out)["results"][0]["errors"]
+    except (ValueError, KeyError, IndexError) as e:
+        ok(False, "%s: JSON report" % flavor, str(e) + out[:500])
+        return
+    ok(errs.get(error, 0) > 0, "%s: %s=%d" % (flavor, error, errs.get(error, 0)), errs)
+    ok(re.search(r"!!! .*\b%s=[1-9]" % error, err) is not None,
+       "%s: the report's error line names %s" % (flavor, error), err)
 
 
 def check_stall():

@@ -31,11 +31,14 @@ const struct ut_flavor_ops *const ut_flavors[] = {
 
 static const char *const known_names[] = {
 	"memb", "mb", "signal", "qsbr", "bp", "busted", "busted-hang",
-	"busted-order-updater", "busted-order-reader", NULL
+	"busted-order-updater", "busted-order-reader", "busted-defer", "busted-early", NULL
 };
 
 /* seeded.c: the seeded ordering-bug flavors, loaded from their modules. */
 const struct ut_flavor_ops *ut_seeded_ops(const char *name);
+
+/* stress-busted.c: busted-defer and busted-early (the stress mode's exact checks). */
+const struct ut_flavor_ops *ut_stress_busted_ops(const char *name);
 
 bool ut_flavor_name_known(const char *name)
 {
@@ -51,6 +54,8 @@ const struct ut_flavor_ops *ut_flavor_find(const char *name)
 		return ut_busted_ops();
 	if (!strcmp(name, "busted-hang"))
 		return ut_busted_hang_ops();
+	if (!strcmp(name, "busted-defer") || !strcmp(name, "busted-early"))
+		return ut_stress_busted_ops(name);
 	if (!strncmp(name, "busted-order-", 13))
 		return ut_seeded_ops(name);
 	for (int i = 0; ut_flavors[i]; i++)

@@ -1,32 +1,64 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stress mode: the pipeline-age detector (kernel rcutorture's method).
+ * stress mode: exact per-object guarantee tracking.
  *
- * One updater publishes a fresh object with rcu_assign_pointer and retires
- * the old one through a randomly chosen update-side API:
- *   sync     - onto the removed list, then synchronize_rcu;
- *   call_rcu - a callback chain: each invocation ages the object by one and
- *              re-posts it until it reaches --pipe-len;
- *   defer    - defer_rcu ages it once and moves it to the removed list;
- *   poll     - a polled cookie; once it reports complete the object is aged
- *              once and moved to the removed list.
- * After every synchronize_rcu the updater ages each object on the removed
- * list by one.  An object whose age reaches --pipe-len is poisoned and rests
- * on a FIFO before it is recycled (generation number bumped).
+ * Objects live in two RCU-protected slots.  Slot 0 belongs to the updater:
+ * each update publishes a fresh object there with rcu_assign_pointer and
+ * retires the old one through a randomly chosen update-side API, its
+ * "path":
+ *   sync     - synchronize_rcu, then the object is freed;
+ *   call_rcu - the object is freed by its call_rcu callback;
+ *   defer    - the object is freed by its defer_rcu function;
+ *   poll     - the object is freed once poll_state_synchronize_rcu reports
+ *              the cookie taken at retirement complete.
+ * Slot 1 (with at least one fake updater) belongs to fake updater 0, which
+ * retires its objects through sync or call_rcu the same way, so that the
+ * updater's own read-side sections (it reads slot 1) check grace periods
+ * too: every registered thread of the run is a checking reader.
  *
- * Readers dereference the current object inside a read-side critical
- * section, linger, then read its age.  The first aging of an object happens
- * only after a grace period that began after its removal, so a reader that
- * found the object published can see age 0 (at most 1 given the list aging
- * slack); age >= 2 means a grace period ended while the reader was still
- * inside: a too-short grace period.  A poisoned flag or a changed generation
- * means the object was recycled under the reader.
+ * "Freed" means poisoned: the object's state word becomes FREED|path the
+ * moment its path's guarantee holds (synchronize_rcu returned, the callback
+ * or the defer function ran, the cookie reported complete), with no extra
+ * aging step.  It then rests on a FIFO before it is reused with a new
+ * generation number.
  *
- * Fake updaters loop on synchronize_rcu (timing it) and now and then post a
- * few callbacks and check that rcu_barrier waited for all of them.  Polled
- * cookies are checked both ways: one taken inside a reader must not complete
- * while that reader runs; one taken before synchronize_rcu must be complete
- * after it.
+ * Why a reader can never see a correct run's object freed.  A reader
+ * dereferences a slot inside a read-side critical section (qsbr: since its
+ * last quiescent state or rcu_thread_online) and records the object and its
+ * generation.  By RCU's fundamental guarantee, the grace period behind the
+ * object's path either began after the reader's section began, and then
+ * waits for the whole section, outermost unlock included; or it began
+ * before, and then the section began after the removal (rcu_assign_pointer
+ * of the successor, ordered before the grace period's start) and could not
+ * have loaded the old pointer.  A reader that dereferenced the object
+ * therefore ends its section before any of the four guarantees can
+ * hold.  So a reader that finds, still inside the same section (at any
+ * nesting depth, or after unlocking inner levels), an object it holds
+ * FREED or with another generation has seen a grace period end early: the
+ * error early_free_<path> names the path that freed it (the generation's
+ * path is recorded at retirement, so a reused object is attributed too).
+ *
+ * Readers nest 1-3 deep, dereference at every level, linger at random
+ * (mostly nothing, sometimes microseconds, now and then up to 2 ms asleep),
+ * and check what they hold after each inner unlock and at the outermost
+ * one.  At the innermost level they sometimes post a call_rcu callback
+ * (which must not run before the outermost unlock: reader_cb_early) or take
+ * a polled cookie (which must not complete before it: poll_early), then
+ * stay inside a while longer.  qsbr readers keep their references across
+ * several sections without a quiescent state, then either announce one or
+ * go offline (rcu_thread_offline, short or long, then rcu_thread_online).
+ *
+ * A churn thread starts short-lived reader threads (1 or 2 at a time, a few
+ * to 20 ms each) that register (bp: register lazily on their first read
+ * lock and leave it to thread exit), read like the readers, and unregister;
+ * it reads itself meanwhile.  With the updater and the fake updaters also
+ * reading, a grace period that skips one registry position, wherever it
+ * lies, skips a checking reader.
+ *
+ * Fake updaters time synchronize_rcu and now and then check that
+ * rcu_barrier waited for their callbacks.  The pipeline-age histogram
+ * (grace periods completed since a held object's retirement, capped at
+ * --pipe-len) is report-only; the verdict comes from the exact checks.
  *
  * This is a correctness test, not a benchmark.
  */
@@ -40,50 +72,97 @@
 #include "callbacks.h"
 #include "json.h"
 
-enum { STRESS_READER, STRESS_UPDATER, STRESS_FAKE };
+enum { STRESS_READER, STRESS_UPDATER, STRESS_FAKE, STRESS_CHURN };
 
 static const struct ut_mode_role stress_roles[] = {
 	[STRESS_READER] = { "reader", UT_ROLE_READER, true },
 	[STRESS_UPDATER] = { "updater", UT_ROLE_UPDATER, false },
 	[STRESS_FAKE] = { "fake-updater", UT_ROLE_UPDATER, false },
+	[STRESS_CHURN] = { "churn", UT_ROLE_READER, true },
 };
 
-/* Per-thread counters, and their sums in the result. */
-struct stress_counts {
-	uint64_t pipe[UT_MAX_PIPE + 1];	/* readers: pipeline age seen */
-	uint64_t poll_checks;		/* polled-GP cookies checked */
+/* Retirement paths; their order is the first mode errors'. */
+enum { P_SYNC, P_CALL_RCU, P_DEFER, P_POLL, P_COUNT };
+static const char *const path_names[P_COUNT] = { "sync", "call_rcu", "defer", "poll" };
+
+enum { E_READER_CB = P_COUNT };
+static const char *const stress_errors[] = {
+	"early_free_sync", "early_free_call_rcu", "early_free_defer", "early_free_poll",
+	"reader_cb_early", NULL
 };
+
+/*
+ * Per-thread counters, and their sums in the result.  Only uint64_t
+ * members: counts_add() adds them as an array.
+ */
+struct stress_counts {
+	uint64_t pipe[UT_MAX_PIPE + 1];	/* held objects by grace periods since retirement */
+	uint64_t poll_checks;		/* polled cookies checked (both ways) */
+	uint64_t depth[4];		/* outermost sections by nesting depth 1..3 */
+	uint64_t path_checks[P_COUNT];	/* held objects found retired (not freed) at release */
+	uint64_t reader_cbs;		/* call_rcu posted inside a read-side section */
+	uint64_t reader_polls;		/* cookies taken inside a read-side section */
+	uint64_t churn_threads;		/* short-lived readers started */
+	uint64_t quiescent;		/* qsbr: quiescent states announced by readers */
+	uint64_t offline_short;		/* qsbr: offline periods without a sleep */
+	uint64_t offline_long;		/* qsbr: offline periods with a 1-5 ms sleep */
+	uint64_t retired[P_COUNT];	/* result only: objects retired per path */
+	uint64_t freed[P_COUNT];	/* result only: objects freed per path */
+};
+
+#define OBJ_RETIRED	0x10
+#define OBJ_FREED	0x20
+#define OBJ_PATH(s)	((s) & 0xf)
+#define GEN_RING	8
 
 struct obj {
 	struct ut_cb cb;
 	struct ut_run *run;
-	uint64_t age;		/* relaxed; one writer at a time */
-	uint64_t gen;		/* relaxed; bumped on recycle */
-	int poison;		/* relaxed */
-	struct obj *next;	/* removed list / free FIFO */
+	uint64_t gen;		/* relaxed; bumped on reuse */
+	int state;		/* 0 live, OBJ_RETIRED|path, OBJ_FREED|path */
+	unsigned char path_of_gen[GEN_RING];	/* retirement path of generation g at [g % GEN_RING] */
+	uint64_t retire_gps;	/* stress.gps at retirement (age histogram) */
+	struct obj *next;	/* free FIFO */
 	struct obj *all_next;	/* every object, for the final free */
 };
 
+#define NSLOTS		2
+
 struct stress {
-	struct obj *cur;		/* RCU-protected */
-	pthread_mutex_t lock;		/* removed list, free FIFO, all list */
-	struct obj *removed;
+	struct obj *slot[NSLOTS];	/* RCU-protected; [0] updater's, [1] fake updater 0's */
+	int nslots;
+	bool lazy_bp;			/* bp: churn threads register on their first lock */
+	pthread_mutex_t lock;		/* free FIFO, all list */
 	struct obj *free_head, *free_tail;
 	unsigned long nfree;
 	struct obj *all;
 	unsigned long nobjs;
+	uint64_t gps;			/* relaxed: synchronize_rcu returns (age histogram) */
+	uint64_t retired[P_COUNT];	/* relaxed atomics */
+	uint64_t freed[P_COUNT];
 };
 
-/* Poisoned objects rest this long (in count) before reuse, to catch late readers. */
+/* Freed objects rest this long (in count) before reuse, to catch late readers. */
 #define STRESS_FREE_REST	32
 #define POLL_RING		64
-
-enum { M_SYNC, M_CALL_RCU, M_DEFER, M_POLL, M_COUNT };
+#define MAX_HELD		24
 
 static struct stress *stress_of(struct ut_run *run)
 {
 	return run->mode_data;
 }
+
+static void counts_add(struct stress_counts *dst, const struct stress_counts *src)
+{
+	uint64_t *d = (uint64_t *)dst;
+	const uint64_t *s = (const uint64_t *)src;
+
+	for (size_t i = 0; i < sizeof(*dst) / sizeof(uint64_t); i++)
+		if (s[i])
+			ut_count(&d[i], s[i]);
+}
+
+/* ---- objects ---- */
 
 static struct obj *obj_get(struct ut_run *run)
 {
@@ -100,9 +179,9 @@ static struct obj *obj_get(struct ut_run *run)
 	}
 	pthread_mutex_unlock(&st->lock);
 	if (o) {
+		/* Published later with rcu_assign_pointer (release). */
 		__atomic_store_n(&o->gen, o->gen + 1, __ATOMIC_RELAXED);
-		__atomic_store_n(&o->age, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&o->poison, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&o->state, 0, __ATOMIC_RELAXED);
 		o->next = NULL;
 		return o;
 	}
@@ -118,10 +197,45 @@ static struct obj *obj_get(struct ut_run *run)
 	return o;
 }
 
-/* Caller holds st->lock. */
-static void obj_retire_locked(struct stress *st, struct obj *o)
+/* Publish n in slot s (one writer per slot); returns the object it replaced. */
+static struct obj *publish(struct stress *st, int s, struct obj *n)
 {
-	__atomic_store_n(&o->poison, 1, __ATOMIC_RELAXED);
+	struct obj *old = st->slot[s];
+
+	/*
+	 * Release: n's reset generation and state are visible before n is;
+	 * pairs with rcu_dereference in rd_hold.
+	 */
+	rcu_assign_pointer(st->slot[s], n);
+	return old;
+}
+
+/* After the removal: record the path, then mark the object retired. */
+static void obj_retire(struct stress *st, struct obj *o, int path)
+{
+	uint64_t g = __atomic_load_n(&o->gen, __ATOMIC_RELAXED);
+
+	__atomic_store_n(&o->path_of_gen[g % GEN_RING], (unsigned char)path, __ATOMIC_RELAXED);
+	__atomic_store_n(&o->retire_gps, __atomic_load_n(&st->gps, __ATOMIC_RELAXED),
+			 __ATOMIC_RELAXED);
+	/*
+	 * Release: the path and retire_gps are visible to a reader that sees
+	 * the state (acquire in rd_verify); only the report's counts depend
+	 * on it, the verdict does not.
+	 */
+	__atomic_store_n(&o->state, OBJ_RETIRED | path, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&st->retired[path], 1, __ATOMIC_RELAXED);
+}
+
+/* The path's guarantee holds: poison the object at once, then let it rest. */
+static void obj_free(struct ut_run *run, struct obj *o, int path)
+{
+	struct stress *st = stress_of(run);
+
+	/* Relaxed: a reader that sees it early has found the bug either way. */
+	__atomic_store_n(&o->state, OBJ_FREED | path, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&st->freed[path], 1, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&st->lock);
 	o->next = NULL;
 	if (st->free_tail)
 		st->free_tail->next = o;
@@ -129,62 +243,21 @@ static void obj_retire_locked(struct stress *st, struct obj *o)
 		st->free_head = o;
 	st->free_tail = o;
 	st->nfree++;
-}
-
-static void removed_add(struct ut_run *run, struct obj *o)
-{
-	struct stress *st = stress_of(run);
-
-	pthread_mutex_lock(&st->lock);
-	o->next = st->removed;
-	st->removed = o;
 	pthread_mutex_unlock(&st->lock);
 }
 
-/*
- * After a grace period: age everything on the removed list.  Objects that
- * joined the list during that grace period (from defer_rcu or a completed
- * poll) had a full grace period of their own already, so this never ages
- * an object that a reader may still hold.
- */
-static void removed_age(struct ut_run *run)
+static void gp_done(struct stress *st)
 {
-	struct stress *st = stress_of(run);
-	struct obj **pp;
-
-	pthread_mutex_lock(&st->lock);
-	pp = &st->removed;
-	while (*pp) {
-		struct obj *o = *pp;
-
-		__atomic_store_n(&o->age, o->age + 1, __ATOMIC_RELAXED);
-		if (o->age >= (uint64_t)run->cfg->pipe_len) {
-			*pp = o->next;
-			obj_retire_locked(st, o);
-		} else {
-			pp = &o->next;
-		}
-	}
-	pthread_mutex_unlock(&st->lock);
+	__atomic_add_fetch(&st->gps, 1, __ATOMIC_RELAXED);
 }
 
-static void chain_cb(struct rcu_head *head)
+static void free_cb(struct rcu_head *head)
 {
 	struct obj *o = caa_container_of(head, struct obj, cb.head);
 	struct ut_run *run = o->run;
 
-	if (!ut_cb_begin(run, &o->cb))
-		return;
-	__atomic_store_n(&o->age, o->age + 1, __ATOMIC_RELAXED);
-	if (o->age < (uint64_t)run->cfg->pipe_len) {
-		ut_cb_post(run, NULL, &o->cb, chain_cb);
-	} else {
-		struct stress *st = stress_of(run);
-
-		pthread_mutex_lock(&st->lock);
-		obj_retire_locked(st, o);
-		pthread_mutex_unlock(&st->lock);
-	}
+	if (ut_cb_begin(run, &o->cb))
+		obj_free(run, o, P_CALL_RCU);
 	ut_cb_end(run);
 }
 
@@ -192,77 +265,420 @@ static void defer_fn(void *p)
 {
 	struct obj *o = p;
 
-	__atomic_store_n(&o->age, o->age + 1, __ATOMIC_RELAXED);
-	removed_add(o->run, o);
+	obj_free(o->run, o, P_DEFER);
 }
 
-/* ---- readers ---- */
+/* ---- readers: one context per reading thread (churn threads included) ---- */
 
-static void reader_linger(struct ut_thread *t)
+struct held {
+	struct obj *o;		/* NULL once reported */
+	uint64_t gen;
+};
+
+/* A call_rcu posted inside a read-side section; freed by the last of the two. */
+struct probe {
+	struct ut_cb cb;
+	struct ut_run *run;
+	int ran;		/* relaxed: set by the callback */
+	int refs;		/* the poster's and the callback's */
+};
+
+struct rd {
+	struct ut_run *run;
+	const struct ut_flavor_ops *ops;
+	struct stress *st;
+	struct ut_thread *t;	/* call_rcu routing; NULL for churn threads */
+	struct ut_rng *rng;
+	struct stress_counts *c;
+	uint64_t *errors;	/* UT_ERR_COUNT */
+	uint64_t *mode_errors;	/* UT_MODE_MAX_ERRORS */
+	uint64_t *reads;
+	struct held held[MAX_HELD];
+	int nheld;
+};
+
+static void rd_init(struct rd *r, struct ut_run *run, struct ut_thread *t, struct ut_rng *rng,
+		    struct stress_counts *c, uint64_t *errors, uint64_t *mode_errors,
+		    uint64_t *reads)
 {
-	const struct ut_config *cfg = t->run->cfg;
-	uint64_t r;
+	memset(r, 0, sizeof(*r));
+	r->run = run;
+	r->ops = run->ops;
+	r->st = stress_of(run);
+	r->t = t;
+	r->rng = rng;
+	r->c = c;
+	r->errors = errors;
+	r->mode_errors = mode_errors;
+	r->reads = reads;
+}
 
-	if (cfg->read_delay_ns) {
-		ut_spin_ns(cfg->read_delay_ns);
+static void probe_put(struct probe *p)
+{
+	/*
+	 * Acq-rel: the last owner sees the other's accesses (the callback's
+	 * store of ran, the reader's load of it) done before it frees.
+	 */
+	if (__atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		free(p);
+}
+
+static void probe_cb(struct rcu_head *head)
+{
+	struct probe *p = caa_container_of(head, struct probe, cb.head);
+	struct ut_run *run = p->run;
+
+	if (ut_cb_begin(run, &p->cb)) {
+		__atomic_store_n(&p->ran, 1, __ATOMIC_RELAXED);
+		probe_put(p);
+	}
+	ut_cb_end(run);
+}
+
+static struct probe *probe_post(struct rd *r)
+{
+	struct probe *p;
+
+	if (ut_outstanding(r->run) >= r->run->cfg->max_outstanding)
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->run = r->run;
+	p->refs = 2;
+	ut_cb_post(r->run, r->t, &p->cb, probe_cb);
+	ut_count(&r->c->reader_cbs, 1);
+	return p;
+}
+
+/* An object held by this reader was freed (or reused) under it. */
+static void rd_fail(struct rd *r, int path)
+{
+	if (path < 0 || path >= P_COUNT)
+		path = P_SYNC;
+	ut_count(&r->mode_errors[path], 1);
+}
+
+/*
+ * Linger inside a section: mostly not at all, sometimes 0.2-20 us of spin,
+ * now and then 20 us - 2 ms asleep (a grace period that ends early has time
+ * to show).  --read-delay replaces it by a fixed spin at the innermost level.
+ */
+static void rd_linger(struct rd *r, bool innermost)
+{
+	uint64_t x, span, fixed = r->run->cfg->read_delay_ns;
+	unsigned int pick;
+
+	if (fixed) {
+		if (innermost)
+			ut_spin_ns(fixed);
 		return;
 	}
-	/* rcutorture-like: mostly short, sometimes long critical sections. */
-	r = ut_rng_next(&t->rng);
-	if ((r & 0xfff) == 0)
-		ut_spin_ns(50000 + (r >> 40) % 50000);
-	else if ((r & 0xf) == 0)
-		ut_spin_ns(1000 + (r >> 40) % 4000);
+	x = ut_rng_next(r->rng);
+	pick = (unsigned int)(x % 100);
+	span = x >> 32;
+	if (pick < 60)
+		return;
+	if (pick < 85)
+		ut_spin_ns(200 + span % 1800);
+	else if (pick < 95)
+		ut_spin_ns(2000 + span % 18000);
+	else if (pick < 99)
+		ut_sleep_ns(20000 + span % 180000);
+	else
+		ut_sleep_ns(200000 + span % 1800000);
 }
 
-static void *stress_reader(void *arg)
+/* Dereference every slot; record what was found. */
+static void rd_hold(struct rd *r)
 {
-	struct ut_thread *t = arg;
+	struct stress *st = r->st;
+
+	for (int s = 0; s < st->nslots; s++) {
+		/* Pairs with rcu_assign_pointer in publish(). */
+		struct obj *o = rcu_dereference(st->slot[s]);
+		uint64_t gen = __atomic_load_n(&o->gen, __ATOMIC_RELAXED);
+		int state = __atomic_load_n(&o->state, __ATOMIC_RELAXED);
+
+		if (state & OBJ_FREED) {
+			rd_fail(r, OBJ_PATH(state));
+			continue;
+		}
+		if (r->nheld < MAX_HELD) {
+			r->held[r->nheld].o = o;
+			r->held[r->nheld].gen = gen;
+			r->nheld++;
+		}
+	}
+}
+
+/*
+ * Check everything held: freed or reused means a grace period ended early.
+ * final: the references are about to be dropped; count the checks.
+ */
+static void rd_verify(struct rd *r, bool final)
+{
+	struct stress_counts *c = r->c;
+	uint64_t gps = __atomic_load_n(&r->st->gps, __ATOMIC_RELAXED);
+	int cap = r->run->cfg->pipe_len;
+
+	for (int i = 0; i < r->nheld; i++) {
+		struct held *h = &r->held[i];
+		uint64_t g, age = 0;
+		int s;
+
+		if (!h->o)
+			continue;
+		/* Acquire: pairs with the release in obj_retire (report-only fields). */
+		s = __atomic_load_n(&h->o->state, __ATOMIC_ACQUIRE);
+		g = __atomic_load_n(&h->o->gen, __ATOMIC_RELAXED);
+		if (g != h->gen) {
+			rd_fail(r, __atomic_load_n(&h->o->path_of_gen[h->gen % GEN_RING],
+						   __ATOMIC_RELAXED));
+			h->o = NULL;
+			continue;
+		}
+		if (s & OBJ_FREED) {
+			rd_fail(r, OBJ_PATH(s));
+			h->o = NULL;
+			continue;
+		}
+		if (!final)
+			continue;
+		if (s & OBJ_RETIRED) {
+			uint64_t at = __atomic_load_n(&h->o->retire_gps, __ATOMIC_RELAXED);
+
+			ut_count(&c->path_checks[OBJ_PATH(s) % P_COUNT], 1);
+			age = gps > at ? gps - at : 0;
+		}
+		ut_count(&c->pipe[age > (uint64_t)cap ? (uint64_t)cap : age], 1);
+	}
+}
+
+/* Drop the references after a last check, still inside the section. */
+static void rd_release(struct rd *r)
+{
+	rd_verify(r, true);
+	r->nheld = 0;
+}
+
+/*
+ * One outermost read-side section, nested 1-3 deep: dereference at every
+ * level, sometimes post a callback or take a cookie at the innermost one,
+ * check after every inner unlock and before the outermost one.
+ */
+static void rd_section(struct rd *r)
+{
+	const struct ut_flavor_ops *ops = r->ops;
+	int depth = 1 + (int)ut_rng_below(r->rng, 3);
+	struct probe *pr = NULL;
+	bool polled = false;
+	unsigned long cookie = 0;
+
+	for (int lvl = 1; lvl <= depth; lvl++) {
+		ops->read_lock();
+		if (r->nheld + r->st->nslots > MAX_HELD)
+			rd_verify(r, false);	/* qsbr: keep what is held, hold no more */
+		rd_hold(r);
+		if (lvl == depth) {
+			uint64_t x = ut_rng_next(r->rng) & 0x3f;
+
+			if (x == 0) {
+				pr = probe_post(r);
+			} else if (x == 1 && ops->start_poll) {
+				cookie = ops->start_poll();
+				polled = true;
+				ut_count(&r->c->reader_polls, 1);
+			}
+		}
+		rd_linger(r, lvl == depth);
+	}
+	for (int lvl = depth; lvl > 1; lvl--) {
+		ops->read_unlock();
+		/* Still inside level lvl - 1: everything held must stay live. */
+		rd_linger(r, false);
+		rd_verify(r, false);
+	}
+	if (pr || polled)
+		ut_sleep_ns(100000 + ut_rng_below(r->rng, 900000));
+	/*
+	 * Last check inside the outermost section.  qsbr's section goes on
+	 * until the next quiescent state: rd_step drops the references then.
+	 */
+	if (ops->is_qsbr)
+		rd_verify(r, false);
+	else
+		rd_release(r);
+	if (pr && __atomic_load_n(&pr->ran, __ATOMIC_RELAXED))
+		ut_count(&r->mode_errors[E_READER_CB], 1);
+	if (polled) {
+		if (ops->poll_state(cookie))
+			ut_count(&r->errors[UT_ERR_POLL_EARLY], 1);
+		ut_count(&r->c->poll_checks, 1);
+	}
+	ops->read_unlock();
+	if (pr)
+		probe_put(pr);
+	ut_count(&r->c->depth[depth], 1);
+	ut_count(r->reads, 1);
+}
+
+/*
+ * A reader's step: one section, then (qsbr) either keep the references for
+ * the next section, or drop them and announce a quiescent state, or go
+ * offline for a moment or for 1-5 ms.
+ */
+static void rd_step(struct rd *r)
+{
+	const struct ut_flavor_ops *ops = r->ops;
+	unsigned int x;
+
+	rd_section(r);
+	if (!ops->is_qsbr) {
+		ops->quiescent_state();
+		return;
+	}
+	x = (unsigned int)ut_rng_below(r->rng, 100);
+	if (x < 60 && r->nheld + 3 * r->st->nslots <= MAX_HELD)
+		return;		/* online, no quiescent state: keep holding */
+	rd_release(r);
+	if (x < 88) {
+		ops->quiescent_state();
+		ut_count(&r->c->quiescent, 1);
+	} else if (x < 98) {
+		ops->thread_offline();
+		ut_count(&r->c->offline_short, 1);
+		ops->thread_online();
+	} else {
+		ops->thread_offline();
+		ut_count(&r->c->offline_long, 1);
+		ut_sleep_ns(1000000 + ut_rng_below(r->rng, 4000000));
+		ops->thread_online();
+	}
+}
+
+/* Leave the reading: (qsbr) last check and drop, then a quiescent state. */
+static void rd_quiesce(struct rd *r)
+{
+	rd_release(r);
+	r->ops->quiescent_state();
+}
+
+static struct rd *thread_rd(struct ut_thread *t, struct rd *r)
+{
+	rd_init(r, t->run, t, &t->rng, t->mode_data, t->errors, t->mode_errors, &t->reads);
+	return r;
+}
+
+static void *stress_reader(struct ut_thread *t)
+{
+	struct rd r;
+
+	thread_rd(t, &r);
+	ut_thread_begin(t);
+	while (!ut_should_stop(t->run)) {
+		rd_step(&r);
+		ut_count(&t->progress, 1);
+	}
+	rd_quiesce(&r);
+	ut_thread_end(t);
+	return NULL;
+}
+
+/* ---- churn: short-lived readers ---- */
+
+struct child {
+	struct rd r;
+	struct ut_rng rng;
+	struct stress_counts c;
+	uint64_t errors[UT_ERR_COUNT];
+	uint64_t mode_errors[UT_MODE_MAX_ERRORS];
+	uint64_t reads;
+	uint64_t until_ns;
+	pthread_t tid;
+};
+
+static void *child_fn(void *arg)
+{
+	struct child *ch = arg;
+	struct rd *r = &ch->r;
+	bool lazy = r->st->lazy_bp;
+
+	/* bp registers on the first read lock and unregisters at thread exit. */
+	if (!lazy)
+		r->ops->register_thread();
+	while (ut_now_ns() < ch->until_ns && !ut_should_stop(r->run))
+		rd_step(r);
+	rd_quiesce(r);
+	if (!lazy)
+		r->ops->unregister_thread();
+	return NULL;
+}
+
+static void child_fold(struct ut_thread *t, struct child *ch)
+{
+	for (int e = 0; e < UT_ERR_COUNT; e++)
+		if (ch->errors[e])
+			ut_count(&t->errors[e], ch->errors[e]);
+	for (int e = 0; e < UT_MODE_MAX_ERRORS; e++)
+		if (ch->mode_errors[e])
+			ut_count(&t->mode_errors[e], ch->mode_errors[e]);
+	ut_count(&t->reads, ch->reads);
+	counts_add(t->mode_data, &ch->c);
+}
+
+static void *stress_churn(struct ut_thread *t)
+{
 	struct ut_run *run = t->run;
 	const struct ut_flavor_ops *ops = run->ops;
-	struct stress *st = stress_of(run);
 	struct stress_counts *c = t->mode_data;
-	int pipe_len = run->cfg->pipe_len;
+	uint64_t serial = 0;
+	struct rd r;
 
+	thread_rd(t, &r);
 	ut_thread_begin(t);
 	while (!ut_should_stop(run)) {
-		struct obj *p;
-		uint64_t gen, age;
-		bool bad = false, poll_check = false;
-		unsigned long cookie = 0;
+		struct child *kids[2] = { NULL, NULL };
+		int n = 1 + (int)ut_rng_below(&t->rng, 2), started = 0;
+		uint64_t until = 0;
 
-		ops->read_lock();
-		/* Pairs with rcu_assign_pointer in stress_updater. */
-		p = rcu_dereference(st->cur);
-		gen = __atomic_load_n(&p->gen, __ATOMIC_RELAXED);
-		if (__atomic_load_n(&p->poison, __ATOMIC_RELAXED))
-			bad = true;
-		if (ops->start_poll && (ut_rng_next(&t->rng) & 0x3ff) == 0) {
-			cookie = ops->start_poll();
-			poll_check = true;
-			ut_spin_ns(20000);
+		ut_thread_set_state(t, "starting churn threads");
+		for (int i = 0; i < n; i++) {
+			struct child *ch = calloc(1, sizeof(*ch));
+
+			if (!ch)
+				break;
+			ut_rng_seed(&ch->rng, run->cfg->seed, 0x6368000000ull + serial++);
+			rd_init(&ch->r, run, NULL, &ch->rng, &ch->c, ch->errors, ch->mode_errors,
+				&ch->reads);
+			ch->until_ns = ut_now_ns() + 3000000 + ut_rng_below(&t->rng, 17000000);
+			if (pthread_create(&ch->tid, NULL, child_fn, ch)) {
+				free(ch);
+				break;
+			}
+			if (ch->until_ns > until)
+				until = ch->until_ns;
+			kids[started++] = ch;
 		}
-		reader_linger(t);
-		age = __atomic_load_n(&p->age, __ATOMIC_RELAXED);
-		if (__atomic_load_n(&p->poison, __ATOMIC_RELAXED) ||
-		    __atomic_load_n(&p->gen, __ATOMIC_RELAXED) != gen)
-			bad = true;
-		if (poll_check && ops->poll_state(cookie))
-			ut_count(&t->errors[UT_ERR_POLL_EARLY], 1);
-		ops->read_unlock();
-		ops->quiescent_state();
-
-		if (poll_check)
-			ut_count(&c->poll_checks, 1);
-		if (bad)
-			ut_count(&t->errors[UT_ERR_POISON], 1);
-		if (age > (uint64_t)pipe_len)
-			age = (uint64_t)pipe_len;
-		ut_count(&c->pipe[age], 1);
-		if (age >= 2)
-			ut_count(&t->errors[UT_ERR_TOO_SHORT_GP], 1);
-		ut_count(&t->reads, 1);
+		ut_count(&c->churn_threads, (uint64_t)started);
+		/* Read too while they run. */
+		ut_thread_set_state(t, "reading beside churn threads");
+		while (ut_now_ns() < until && !ut_should_stop(run))
+			rd_step(&r);
+		rd_quiesce(&r);
+		ut_thread_set_state(t, "joining churn threads");
+		if (ops->is_qsbr)
+			ops->thread_offline();
+		for (int i = 0; i < started; i++) {
+			pthread_join(kids[i]->tid, NULL);
+			child_fold(t, kids[i]);
+			free(kids[i]);
+		}
+		if (ops->is_qsbr)
+			ops->thread_online();
 		ut_count(&t->progress, 1);
+		ut_thread_set_state(t, "between churn rounds");
+		ut_rcu_pause(t, 1000000 + ut_rng_below(&t->rng, 3000000));
 	}
 	ut_thread_end(t);
 	return NULL;
@@ -275,6 +691,11 @@ struct poll_slot {
 	unsigned long cookie;
 };
 
+/*
+ * Free the objects whose cookie completed, oldest first.  after_sync: a
+ * synchronize_rcu returned since every cookie of the ring was taken, so all
+ * must be complete (else poll_late).
+ */
 static void poll_complete_all(struct ut_thread *t, struct poll_slot *ring, unsigned int *head,
 			      unsigned int *tail, bool after_sync)
 {
@@ -287,97 +708,97 @@ static void poll_complete_all(struct ut_thread *t, struct poll_slot *ring, unsig
 		if (!ops->poll_state(s->cookie)) {
 			if (!after_sync)
 				break;
-			/* A cookie taken before a completed synchronize_rcu. */
 			ut_count(&t->errors[UT_ERR_POLL_LATE], 1);
 		}
 		if (after_sync)
 			ut_count(&c->poll_checks, 1);
-		__atomic_store_n(&s->o->age, s->o->age + 1, __ATOMIC_RELAXED);
-		removed_add(t->run, s->o);
+		obj_free(t->run, s->o, P_POLL);
 		(*head)++;
 	}
 }
 
-static void *stress_updater(void *arg)
+static void timed_sync(struct ut_thread *t)
 {
-	struct ut_thread *t = arg;
+	uint64_t t0;
+
+	ut_thread_set_state(t, "synchronize_rcu");
+	t0 = ut_now_ns();
+	t->run->ops->synchronize_rcu();
+	ut_hist_add(t->lat, ut_now_ns() - t0);
+	ut_count(&t->gps, 1);
+	gp_done(stress_of(t->run));
+}
+
+static void *stress_updater(struct ut_thread *t)
+{
 	struct ut_run *run = t->run;
 	const struct ut_flavor_ops *ops = run->ops;
 	struct stress *st = stress_of(run);
 	struct stress_counts *c = t->mode_data;
 	struct poll_slot ring[POLL_RING];
 	unsigned int head = 0, tail = 0;
-	int methods[M_COUNT], nmethods = 0;
+	int methods[P_COUNT], nmethods = 0;
+	uint64_t iter = 0;
+	struct rd r;
 
+	thread_rd(t, &r);
 	ut_thread_begin(t);
 	ops->defer_register_thread();
-	methods[nmethods++] = M_SYNC;
-	methods[nmethods++] = M_CALL_RCU;
-	methods[nmethods++] = M_DEFER;
+	methods[nmethods++] = P_SYNC;
+	methods[nmethods++] = P_CALL_RCU;
+	methods[nmethods++] = P_DEFER;
 	if (ops->start_poll)
-		methods[nmethods++] = M_POLL;
+		methods[nmethods++] = P_POLL;
 
 	while (!ut_should_stop(run)) {
 		struct obj *n = obj_get(run), *old;
 		int m = methods[ut_rng_below(&t->rng, (uint64_t)nmethods)];
 
 		/* Keep memory bounded: past the bound, wait for a grace period. */
-		if (m == M_CALL_RCU && ut_outstanding(run) >= run->cfg->max_outstanding)
-			m = M_SYNC;
-
+		if (m == P_CALL_RCU && ut_outstanding(run) >= run->cfg->max_outstanding)
+			m = P_SYNC;
 		if (!n) {
 			ut_thread_set_state(t, "out of memory");
 			ut_rcu_pause(t, 1000000);
 			continue;
 		}
-		old = st->cur;	/* only this thread writes st->cur */
-		/*
-		 * Release: n's reset fields (age, poison, generation) are
-		 * visible before n is; pairs with rcu_dereference in
-		 * stress_reader.
-		 */
-		rcu_assign_pointer(st->cur, n);
+		old = publish(st, 0, n);
 
 		switch (m) {
-		case M_SYNC: {
+		case P_SYNC: {
 			unsigned long cookie = 0;
-			uint64_t t0;
 
-			removed_add(run, old);
+			obj_retire(st, old, P_SYNC);
 			if (ops->start_poll)
 				cookie = ops->start_poll();
-			ut_thread_set_state(t, "synchronize_rcu");
-			t0 = ut_now_ns();
-			ops->synchronize_rcu();
-			ut_hist_add(t->lat, ut_now_ns() - t0);
-			ut_count(&t->gps, 1);
+			timed_sync(t);
+			obj_free(run, old, P_SYNC);
 			if (ops->start_poll) {
 				if (!ops->poll_state(cookie))
 					ut_count(&t->errors[UT_ERR_POLL_LATE], 1);
 				ut_count(&c->poll_checks, 1);
 				poll_complete_all(t, ring, &head, &tail, true);
 			}
-			removed_age(run);
 			break;
 		}
-		case M_CALL_RCU:
+		case P_CALL_RCU:
 			ut_thread_set_state(t, "call_rcu");
-			ut_cb_post(run, t, &old->cb, chain_cb);
+			obj_retire(st, old, P_CALL_RCU);
+			ut_cb_post(run, t, &old->cb, free_cb);
 			ut_outstanding_note(run);
 			break;
-		case M_DEFER:
+		case P_DEFER:
 			ut_thread_set_state(t, "defer_rcu");
+			obj_retire(st, old, P_DEFER);
 			ops->defer_rcu(defer_fn, old);
 			break;
-		case M_POLL:
+		case P_POLL:
 			ut_thread_set_state(t, "polled GP");
 			if (tail - head >= POLL_RING) {
-				ut_thread_set_state(t, "synchronize_rcu (poll ring full)");
-				ops->synchronize_rcu();
-				ut_count(&t->gps, 1);
+				timed_sync(t);
 				poll_complete_all(t, ring, &head, &tail, true);
-				removed_age(run);
 			}
+			obj_retire(st, old, P_POLL);
 			ring[tail % POLL_RING].o = old;
 			ring[tail % POLL_RING].cookie = ops->start_poll();
 			tail++;
@@ -386,6 +807,13 @@ static void *stress_updater(void *arg)
 		if (ops->start_poll)
 			poll_complete_all(t, ring, &head, &tail, false);
 		ops->quiescent_state();
+		/* The updater reads too (slot 1 is not its own): its registry
+		 * position is checked like any reader's. */
+		if ((++iter & 3) == 0 && st->nslots > 1) {
+			ut_thread_set_state(t, "reading");
+			rd_section(&r);
+			rd_quiesce(&r);
+		}
 		ut_count(&t->updates, 1);
 		ut_count(&t->progress, 1);
 		ut_thread_set_state(t, "between updates");
@@ -393,8 +821,8 @@ static void *stress_updater(void *arg)
 			ut_rcu_pause(t, run->cfg->update_delay_ns);
 	}
 	if (head != tail) {
+		timed_sync(t);
 		ut_thread_set_state(t, "synchronize_rcu (final)");
-		ops->synchronize_rcu();
 		poll_complete_all(t, ring, &head, &tail, true);
 	}
 	ut_thread_set_state(t, "defer_unregister_thread");
@@ -421,47 +849,68 @@ static void barrier_check_cb(struct rcu_head *head)
 	ut_cb_end(run);
 }
 
-static void *stress_fake(void *arg)
+static void fake_barrier_check(struct ut_thread *t)
 {
-	struct ut_thread *t = arg;
 	struct ut_run *run = t->run;
 	const struct ut_flavor_ops *ops = run->ops;
 	struct barrier_cb bcb[4];
-	uint64_t done;
+	uint64_t done = 0;
 
+	for (int i = 0; i < 4; i++) {
+		bcb[i].run = run;
+		bcb[i].done = &done;
+		ut_cb_post(run, t, &bcb[i].cb, barrier_check_cb);
+	}
+	ut_thread_set_state(t, "rcu_barrier");
+	ops->barrier();
+	/* rcu_barrier is a full barrier after the callbacks ran. */
+	if (__atomic_load_n(&done, __ATOMIC_RELAXED) != 4) {
+		ut_count(&t->errors[UT_ERR_BARRIER], 1);
+		/* The stack slots must outlive late callbacks. */
+		while (__atomic_load_n(&done, __ATOMIC_RELAXED) != 4 && !ops->is_busted)
+			ut_rcu_pause(t, 1000000);
+	}
+	ut_count(&t->barriers, 1);
+}
+
+static void *stress_fake(struct ut_thread *t)
+{
+	struct ut_run *run = t->run;
+	struct stress *st = stress_of(run);
+	bool owner = t->idx == 0 && st->nslots > 1;
+	struct rd r;
+
+	thread_rd(t, &r);
 	ut_thread_begin(t);
 	while (!ut_should_stop(run)) {
-		uint64_t t0, r = ut_rng_next(&t->rng);
+		uint64_t x = ut_rng_next(&t->rng);
+		struct obj *n;
 
-		if ((r & 0xf) == 0) {
-			done = 0;
-			for (int i = 0; i < 4; i++) {
-				bcb[i].run = run;
-				bcb[i].done = &done;
-				ut_cb_post(run, t, &bcb[i].cb, barrier_check_cb);
+		if ((x & 0xf) == 0) {
+			fake_barrier_check(t);
+		} else if (owner && (n = obj_get(run)) != NULL) {
+			/* Slot 1: retire through sync or call_rcu. */
+			struct obj *old = publish(st, 1, n);
+
+			if ((x & 0x10) && ut_outstanding(run) < run->cfg->max_outstanding) {
+				obj_retire(st, old, P_CALL_RCU);
+				ut_cb_post(run, t, &old->cb, free_cb);
+				ut_outstanding_note(run);
+			} else {
+				obj_retire(st, old, P_SYNC);
+				timed_sync(t);
+				obj_free(run, old, P_SYNC);
 			}
-			ut_thread_set_state(t, "rcu_barrier");
-			ops->barrier();
-			/* rcu_barrier is a full barrier after the callbacks ran. */
-			if (__atomic_load_n(&done, __ATOMIC_RELAXED) != 4) {
-				ut_count(&t->errors[UT_ERR_BARRIER], 1);
-				/* The stack slots must outlive late callbacks. */
-				while (__atomic_load_n(&done, __ATOMIC_RELAXED) != 4 &&
-				       !ops->is_busted)
-					ut_rcu_pause(t, 1000000);
-			}
-			ut_count(&t->barriers, 1);
 		} else {
-			ut_thread_set_state(t, "synchronize_rcu");
-			t0 = ut_now_ns();
-			ops->synchronize_rcu();
-			ut_hist_add(t->lat, ut_now_ns() - t0);
-			ut_count(&t->gps, 1);
+			timed_sync(t);
 		}
-		ops->quiescent_state();
+		run->ops->quiescent_state();
+		ut_thread_set_state(t, "reading");
+		rd_section(&r);
+		rd_quiesce(&r);
 		ut_count(&t->progress, 1);
 		ut_thread_set_state(t, "sleeping");
-		ut_rcu_pause(t, 1000 + (r >> 40) % 10000);
+		ut_rcu_pause(t, 1000 + (x >> 40) % 10000);
 	}
 	ut_thread_end(t);
 	return NULL;
@@ -472,9 +921,10 @@ static void *stress_thread(void *arg)
 	struct ut_thread *t = arg;
 
 	switch (t->role) {
-	case STRESS_READER: return stress_reader(arg);
-	case STRESS_UPDATER: return stress_updater(arg);
-	default: return stress_fake(arg);
+	case STRESS_READER: return stress_reader(t);
+	case STRESS_UPDATER: return stress_updater(t);
+	case STRESS_CHURN: return stress_churn(t);
+	default: return stress_fake(t);
 	}
 }
 
@@ -483,6 +933,8 @@ static void stress_count(const struct ut_config *cfg, int n[], bool posts[])
 	n[STRESS_READER] = cfg->readers;
 	n[STRESS_UPDATER] = 1;
 	n[STRESS_FAKE] = cfg->fake_updaters;
+	/* One churn thread whenever there are readers (--readers=0: no checks). */
+	n[STRESS_CHURN] = cfg->readers > 0 ? 1 : 0;
 	posts[STRESS_UPDATER] = true;
 	posts[STRESS_FAKE] = true;
 }
@@ -495,8 +947,14 @@ static int stress_setup(struct ut_run *run)
 		return -1;
 	pthread_mutex_init(&st->lock, NULL);
 	run->mode_data = st;
-	st->cur = obj_get(run);
-	return st->cur ? 0 : -1;
+	st->nslots = run->cfg->fake_updaters > 0 ? 2 : 1;
+	st->lazy_bp = !strcmp(run->ops->name, "bp");
+	for (int s = 0; s < st->nslots; s++) {
+		st->slot[s] = obj_get(run);
+		if (!st->slot[s])
+			return -1;
+	}
+	return 0;
 }
 
 static void stress_finish(struct ut_run *run)
@@ -506,11 +964,19 @@ static void stress_finish(struct ut_run *run)
 
 	for (int i = 0; i < run->nthreads; i++) {
 		const struct stress_counts *c = run->threads[i].mode_data;
+		const uint64_t *s = (const uint64_t *)c;
+		uint64_t *d = (uint64_t *)sum;
 
-		for (int a = 0; a <= UT_MAX_PIPE; a++)
-			sum->pipe[a] += c->pipe[a];
-		sum->poll_checks += c->poll_checks;
+		for (size_t k = 0; k < sizeof(*sum) / sizeof(uint64_t); k++)
+			d[k] += s[k];
 	}
+	for (int p = 0; p < P_COUNT; p++) {
+		sum->retired[p] = __atomic_load_n(&st->retired[p], __ATOMIC_RELAXED);
+		sum->freed[p] = __atomic_load_n(&st->freed[p], __ATOMIC_RELAXED);
+	}
+	/* Every defer function must have run by defer_unregister_thread. */
+	if (sum->retired[P_DEFER] > sum->freed[P_DEFER])
+		run->res->errors[UT_ERR_CB_LOST] += sum->retired[P_DEFER] - sum->freed[P_DEFER];
 	run->res->gp_lat_what = "synchronize_rcu";
 	/* Every reader is gone and every callback ran: free the objects. */
 	while (st->all) {
@@ -524,8 +990,7 @@ static void stress_finish(struct ut_run *run)
 
 static void stress_stat(struct ut_run *run, char *buf, size_t len)
 {
-	uint64_t reads = 0, updates = 0, gps = 0, pipe[UT_MAX_PIPE + 1] = { 0 };
-	size_t off;
+	uint64_t reads = 0, updates = 0, gps = 0, checks[P_COUNT] = { 0 }, churn = 0;
 
 	for (int i = 0; i < run->nthreads; i++) {
 		struct ut_thread *t = &run->threads[i];
@@ -534,19 +999,21 @@ static void stress_stat(struct ut_run *run, char *buf, size_t len)
 		reads += ut_read(&t->reads);
 		updates += ut_read(&t->updates);
 		gps += ut_read(&t->gps);
-		for (int a = 0; a <= run->cfg->pipe_len; a++)
-			pipe[a] += ut_read(&c->pipe[a]);
+		for (int p = 0; p < P_COUNT; p++)
+			checks[p] += ut_read(&c->path_checks[p]);
+		churn += ut_read(&c->churn_threads);
 	}
-	off = (size_t)snprintf(buf, len, "reads %llu updates %llu gps %llu cbs %llu/%llu pipe:",
-			       (unsigned long long)reads, (unsigned long long)updates,
-			       (unsigned long long)gps,
-			       (unsigned long long)__atomic_load_n(&run->cb_invoked, __ATOMIC_RELAXED),
-			       (unsigned long long)__atomic_load_n(&run->cb_posted, __ATOMIC_RELAXED));
-	for (int a = 0; a <= run->cfg->pipe_len && off < len; a++)
-		off += (size_t)snprintf(buf + off, len - off, " %llu", (unsigned long long)pipe[a]);
+	snprintf(buf, len, "reads %llu updates %llu gps %llu cbs %llu/%llu checks %llu/%llu/%llu/%llu "
+		 "churn %llu",
+		 (unsigned long long)reads, (unsigned long long)updates, (unsigned long long)gps,
+		 (unsigned long long)__atomic_load_n(&run->cb_invoked, __ATOMIC_RELAXED),
+		 (unsigned long long)__atomic_load_n(&run->cb_posted, __ATOMIC_RELAXED),
+		 (unsigned long long)checks[P_SYNC], (unsigned long long)checks[P_CALL_RCU],
+		 (unsigned long long)checks[P_DEFER], (unsigned long long)checks[P_POLL],
+		 (unsigned long long)churn);
 }
 
-/* The pipeline-age histogram and the polled-GP checks, after the callbacks. */
+/* The exact checks, nesting, churn, qsbr and the age histogram, after the callbacks. */
 static void stress_report(const struct ut_config *cfg, const struct ut_result *r, enum ut_section at)
 {
 	const struct stress_counts *c = r->mode_data;
@@ -555,13 +1022,42 @@ static void stress_report(const struct ut_config *cfg, const struct ut_result *r
 
 	if (at != UT_SECTION_CHECKS || !c)
 		return;
+	off = (size_t)snprintf(line, sizeof(line), "  exact checks   ");
+	for (int p = 0; p < P_COUNT; p++)
+		off += (size_t)snprintf(line + off, sizeof(line) - off, " %s=%llu", path_names[p],
+					(unsigned long long)c->path_checks[p]);
+	ut_out(&cfg->sink, "%s  (held objects found retired, not yet freed)\n", line);
+	off = (size_t)snprintf(line, sizeof(line), "  retired/freed  ");
+	for (int p = 0; p < P_COUNT; p++)
+		off += (size_t)snprintf(line + off, sizeof(line) - off, " %s=%llu/%llu", path_names[p],
+					(unsigned long long)c->retired[p],
+					(unsigned long long)c->freed[p]);
+	ut_out(&cfg->sink, "%s\n", line);
+	ut_out(&cfg->sink, "  nesting         depth 1/2/3: %llu/%llu/%llu  call_rcu in readers %llu"
+	       "  cookies in readers %llu\n",
+	       (unsigned long long)c->depth[1], (unsigned long long)c->depth[2],
+	       (unsigned long long)c->depth[3], (unsigned long long)c->reader_cbs,
+	       (unsigned long long)c->reader_polls);
+	ut_out(&cfg->sink, "  churn threads   %llu\n", (unsigned long long)c->churn_threads);
+	if (r->flavor->is_qsbr)
+		ut_out(&cfg->sink, "  qsbr readers    %llu quiescent states, %llu short and %llu long "
+		       "offline periods\n", (unsigned long long)c->quiescent,
+		       (unsigned long long)c->offline_short, (unsigned long long)c->offline_long);
 	off = (size_t)snprintf(line, sizeof(line), "  pipe ages      ");
 	for (int a = 0; a <= cfg->pipe_len; a++)
 		off += (size_t)snprintf(line + off, sizeof(line) - off, " %llu",
 					(unsigned long long)c->pipe[a]);
-	ut_out(&cfg->sink, "%s\n", line);
+	ut_out(&cfg->sink, "%s  (report only)\n", line);
 	if (c->poll_checks)
 		ut_out(&cfg->sink, "  polled checks   %llu\n", (unsigned long long)c->poll_checks);
+}
+
+static void json_paths(struct uj *j, const char *key, const uint64_t *v)
+{
+	uj_obj(j, key);
+	for (int p = 0; p < P_COUNT; p++)
+		uj_u64(j, path_names[p], v[p]);
+	uj_end_obj(j);
 }
 
 static void stress_json(struct uj *j, const struct ut_config *cfg, const struct ut_result *r,
@@ -576,16 +1072,34 @@ static void stress_json(struct uj *j, const struct ut_config *cfg, const struct 
 		uj_u64(j, NULL, c->pipe[a]);
 	uj_end_arr(j);
 	uj_u64(j, "poll_checks", c->poll_checks);
+	uj_obj(j, "stress");
+	json_paths(j, "exact_checks", c->path_checks);
+	json_paths(j, "retired", c->retired);
+	json_paths(j, "freed", c->freed);
+	uj_arr(j, "nesting_depth");
+	for (int d = 1; d <= 3; d++)
+		uj_u64(j, NULL, c->depth[d]);
+	uj_end_arr(j);
+	uj_u64(j, "reader_call_rcu", c->reader_cbs);
+	uj_u64(j, "reader_polls", c->reader_polls);
+	uj_u64(j, "churn_threads", c->churn_threads);
+	uj_u64(j, "quiescent_states", c->quiescent);
+	uj_u64(j, "offline_short", c->offline_short);
+	uj_u64(j, "offline_long", c->offline_long);
+	uj_end_obj(j);
 }
 
 const struct ut_mode_ops ut_mode_stress = {
 	.name = "stress",
-	.help = "stress (default): readers, one updater walking objects\n"
-		"  through the pipeline (rotating synchronize_rcu,\n"
-		"  call_rcu, defer_rcu and the polled API), fake updaters",
+	.help = "stress (default): exact checks: readers (nested 1-3\n"
+		"  deep, a churn of short-lived ones, qsbr going\n"
+		"  offline) hold objects that one updater retires\n"
+		"  through synchronize_rcu, call_rcu, defer_rcu and\n"
+		"  the polled API; fake updaters",
 	.roles = stress_roles,
-	.nroles = 3,
+	.nroles = 4,
 	.count = stress_count,
+	.errors = stress_errors,
 	.readers_check = true,
 	.thread_size = sizeof(struct stress_counts),
 	.result_size = sizeof(struct stress_counts),
