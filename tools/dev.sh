@@ -56,7 +56,7 @@ run)
 test)
 	install_missing
 	build_tree
-	exec meson test -C "$build" --print-errorlogs --no-suite torture --no-suite bench --no-suite model "$@"
+	exec meson test -C "$build" --print-errorlogs --no-suite torture --no-suite bench --no-suite model --no-suite seeded "$@"
 	;;
 *)
 	usage

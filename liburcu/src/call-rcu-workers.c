@@ -251,7 +251,11 @@ static void worker_run_batch(struct call_rcu_data *crdp)
 		uatomic_set(&crdp->max_backlog, backlog);
 
 	/* One grace period for the whole batch (full barrier on both sides). */
+#ifndef URCU_I_SEED_CB_BEFORE_GP
 	URCU_FN(synchronize_rcu)();
+#else
+	/* seeded bug (test-only, tests/seeded): the batch's callbacks run without a grace period */
+#endif
 	uatomic_set(&crdp->grace_periods, crdp->grace_periods + 1);
 
 	/* next is read before the callback frees node. */
@@ -262,6 +266,10 @@ static void worker_run_batch(struct call_rcu_data *crdp)
 		/* The nodes were written on other CPUs: fetch the next one early. */
 		if (next)
 			__builtin_prefetch(next);
+#ifdef URCU_I_SEED_LOST_CALLBACK
+		/* seeded bug (test-only, tests/seeded): one callback in 4096 is dropped (counted, never invoked) */
+		if ((invoked & 4095) != 4095)
+#endif
 		head->func(head);
 		/* Per callback, so that stats read after rcu_barrier() are exact. */
 		uatomic_set(&crdp->invoked, ++invoked);

@@ -403,6 +403,11 @@ struct barrier_head {
 	struct barrier_completion *done;
 };
 
+#ifdef URCU_I_SEED_EARLY_BARRIER
+/* Test-only (tests/seeded): what the barrier callbacks decrement instead. */
+static struct barrier_completion seed_early_barrier_done;
+#endif
+
 static void barrier_callback(struct rcu_head *head)
 {
 	struct barrier_head *bh = caa_container_of(head, struct barrier_head, head);
@@ -459,12 +464,20 @@ void URCU_FN(barrier)(void)
 	uatomic_set(&done.remaining, n);
 	cds_list_for_each_entry(crdp, &callrcu.workers, node) {
 		heads[i].done = &done;
+#ifdef URCU_I_SEED_EARLY_BARRIER
+		/* seeded bug (test-only, tests/seeded): the callbacks count down a leaked counter, nobody waits */
+		heads[i].done = &seed_early_barrier_done;
+#endif
 		heads[i].head.func = barrier_callback;
 		URCU_FN(i_crdp_enqueue)(crdp, &heads[i].head.next);
 		i++;
 	}
 	urcu_i_callrcu_unlock();
 
+#ifdef URCU_I_SEED_EARLY_BARRIER
+	/* seeded bug (test-only, tests/seeded): rcu_barrier returns before the callbacks queued before it ran */
+	return;	/* heads leaked: the queued barrier callbacks still use them */
+#endif
 	was_online = urcu_i_quiesce_begin();
 	/* Acquire: pairs with the decrement in barrier_callback(). */
 	while ((v = uatomic_load(&done.remaining, CMM_ACQUIRE)) != 0)

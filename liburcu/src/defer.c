@@ -104,7 +104,11 @@ static void drain_locked(struct defer_queue *only)
 	}
 	if (!any)
 		return;
+#ifndef URCU_I_SEED_DEFER_NO_GP
 	URCU_FN(synchronize_rcu)();
+#else
+	/* seeded bug (test-only, tests/seeded): deferred functions run without a grace period */
+#endif
 	cds_list_for_each_entry(q, &defer.queues, node) {
 		unsigned long i;
 

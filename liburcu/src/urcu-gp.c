@@ -200,6 +200,11 @@ static void wait_for_readers(unsigned long g)
 	bool armed = false;
 
 	CDS_INIT_LIST_HEAD(&qs);
+#ifdef URCU_I_SEED_SKIP_READER
+	/* seeded bug (test-only, tests/seeded): the scan skips the second-oldest registered reader */
+	if (URCU_FN(i_seed_second_reader)())
+		cds_list_move(&URCU_FN(i_seed_second_reader)()->node, &qs);
+#endif
 	for (;;) {
 		if (scan_readers(&reg->readers, &qs, g))
 			break;
@@ -242,6 +247,10 @@ static void run_one_gp(void)
 	 * our store here, then B1).
 	 */
 	uatomic_store(&gp_state.started, gp_state.started + 1, CMM_RELAXED);
+#ifdef URCU_I_SEED_DONE_BEFORE_SCAN
+	/* seeded bug (test-only, tests/seeded): done published before the scan, waiting callers return early */
+	uatomic_store(&gp_state.done, gp_state.done + 1, CMM_RELEASE);
+#endif
 	if (!cds_list_empty(&reg->readers)) {
 		for (flip = 0; flip < URCU_I_FLIPS; flip++) {
 			/* B1: see the proof sketch at the top of this file. */
@@ -250,8 +259,12 @@ static void run_one_gp(void)
 #else
 			/* seeded bug (test-only, tests/seeded): no B1, a reader's word store may pass our scan (case (a) lost) */
 #endif
+#ifndef URCU_I_SEED_NO_FLIP
 			CMM_STORE_SHARED(URCU_FN(i_gp).ctr,
 					URCU_FN(i_gp).ctr + URCU_GP_SEQ_STEP);
+#else
+			/* seeded bug (test-only, tests/seeded): no flip, so every reader already carries g's sequence */
+#endif
 			wait_for_readers(URCU_FN(i_gp).ctr);
 		}
 	}
@@ -265,7 +278,9 @@ static void run_one_gp(void)
 	 * acquire scan loads) happen before anyone sees this grace period
 	 * done; pairs with the acquire load in gp_done().
 	 */
+#ifndef URCU_I_SEED_DONE_BEFORE_SCAN
 	uatomic_store(&gp_state.done, gp_state.done + 1, CMM_RELEASE);
+#endif
 }
 
 /* Wait until grace period number target has completed. */
@@ -346,7 +361,11 @@ void URCU_FN(synchronize_rcu)(void)
 			"called inside a read-side critical section (urcu_%s flavor): this would deadlock",
 			URCU_FLAVOR_NAME);
 #endif
+#ifndef URCU_I_SEED_SKIP_WAIT
 	wait_for_gp(gp_target());
+#else
+	/* seeded bug (test-only, tests/seeded): synchronize_rcu returns without waiting for readers */
+#endif
 	/* Full fence: the caller's later accesses follow the grace period. */
 	cmm_smp_mb();
 #if URCU_FLAVOR_IS_QSBR
@@ -483,6 +502,10 @@ struct urcu_gp_poll_state URCU_FN(start_poll_synchronize_rcu)(void)
  */
 bool URCU_FN(poll_state_synchronize_rcu)(struct urcu_gp_poll_state state)
 {
+#ifdef URCU_I_SEED_EARLY_POLL
+	/* seeded bug (test-only, tests/seeded): a cookie reports complete one grace period early */
+	return gp_done(state.grace_period_id - 1);
+#endif
 	return gp_done(state.grace_period_id);
 }
 

@@ -37,6 +37,11 @@ void URCU_FN(i_fork_prepare)(void);
 void URCU_FN(i_fork_parent)(void);
 void URCU_FN(i_fork_child)(void);
 
+#ifdef URCU_I_SEED_SKIP_READER
+/* urcu-reader.c, test-only (tests/seeded): the second-oldest registered reader, or NULL. */
+struct urcu_i_reader *URCU_FN(i_seed_second_reader)(void);
+#endif
+
 void URCU_FN(i_lock)(pthread_mutex_t *m);
 void URCU_FN(i_unlock)(pthread_mutex_t *m);
 

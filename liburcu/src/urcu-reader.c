@@ -83,6 +83,33 @@ static void __attribute__((destructor)) flavor_destructor(void)
 	URCU_FN(exit)();
 }
 
+#ifdef URCU_I_SEED_SKIP_READER
+/*
+ * Test-only (tests/seeded, skip-reader): the registered readers in
+ * registration order, under the registry lock (the registry list itself is
+ * reordered by every scan).  Past 1024 readers the newest are not tracked.
+ */
+static struct urcu_i_reader *seed_order[1024];
+static unsigned int seed_count;
+
+static void seed_order_del(struct urcu_i_reader *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < seed_count && seed_order[i] != r; i++)
+		;
+	if (i == seed_count)
+		return;
+	memmove(&seed_order[i], &seed_order[i + 1], (seed_count - i - 1) * sizeof(r));
+	seed_count--;
+}
+
+struct urcu_i_reader *URCU_FN(i_seed_second_reader)(void)
+{
+	return seed_count >= 2 ? seed_order[1] : NULL;
+}
+#endif
+
 static void do_register(struct urcu_i_reader *r, bool lazy)
 {
 	struct urcu_i_registry *reg = &URCU_FN(i_registry);
@@ -96,6 +123,10 @@ static void do_register(struct urcu_i_reader *r, bool lazy)
 	URCU_FN(i_lock)(&reg->lock);
 	uatomic_store(&r->ctr, 0UL, CMM_RELAXED);
 	cds_list_add(&r->node, &reg->readers);
+#ifdef URCU_I_SEED_SKIP_READER
+	if (seed_count < 1024)
+		seed_order[seed_count++] = r;
+#endif
 	URCU_FN(i_unlock)(&reg->lock);
 	if (exit_key_ready)
 		(void) pthread_setspecific(exit_key, r);
@@ -107,6 +138,9 @@ static void do_unregister(struct urcu_i_reader *r)
 
 	URCU_FN(i_lock)(&reg->lock);
 	cds_list_del(&r->node);
+#ifdef URCU_I_SEED_SKIP_READER
+	seed_order_del(r);
+#endif
 	/*
 	 * Release: like an unlock, in case the thread dies inside a critical
 	 * section; the record leaves the registry under the lock anyway.
@@ -147,6 +181,11 @@ void URCU_FN(register_thread)(void)
 	do_register(r, false);
 #if URCU_FLAVOR_IS_QSBR
 	URCU_FN(thread_online)();
+#ifdef URCU_I_SEED_QSBR_UNPUBLISHED
+	/* seeded bug (test-only, tests/seeded): registration still publishes, as thread_online should */
+	uatomic_store(&r->ctr, CMM_LOAD_SHARED(URCU_FN(i_gp).ctr), CMM_RELAXED);
+	cmm_smp_mb();
+#endif
 #endif
 }
 
@@ -272,7 +311,11 @@ void URCU_FN(thread_online)(void)
 
 	if (!reader_registered(r))
 		urcu_common_die("rcu_thread_online", "thread is not registered with urcu_qsbr");
+#ifndef URCU_I_SEED_QSBR_UNPUBLISHED
 	uatomic_store(&r->ctr, CMM_LOAD_SHARED(URCU_FN(i_gp).ctr), CMM_RELAXED);
+#else
+	/* seeded bug (test-only, tests/seeded): coming back online publishes no snapshot, the thread stays invisible */
+#endif
 	/*
 	 * Full fence: the online announcement precedes the read-side loads
 	 * that follow; pairs with B1 in run_one_gp().
@@ -296,6 +339,11 @@ void URCU_FN(thread_online)(void)
 {
 }
 
+#ifdef URCU_I_SEED_BP_REGISTER_RACE
+/* Test-only (tests/seeded): the thread is in its unpublished first section. */
+static __thread int seed_first_unpublished;
+#endif
+
 void URCU_FN(i_read_lock_slow)(void)
 {
 	struct urcu_i_reader *r = &URCU_FN(i_reader);
@@ -304,6 +352,11 @@ void URCU_FN(i_read_lock_slow)(void)
 	if (nest == URCU_READER_UNREGISTERED) {
 #if URCU_FLAVOR_IS_BP
 		do_register(r, true);
+#ifdef URCU_I_SEED_BP_REGISTER_RACE
+		/* seeded bug (test-only, tests/seeded): the first section after lazy registration is never published */
+		seed_first_unpublished = 1;
+		return;
+#endif
 		URCU_FN(i_read_lock)();
 		return;
 #else
@@ -320,6 +373,13 @@ void URCU_FN(i_read_unlock_misuse)(void)
 {
 	unsigned long nest = URCU_FN(i_reader).ctr & URCU_GP_NEST_MASK;
 
+#ifdef URCU_I_SEED_BP_REGISTER_RACE
+	/* The unlock that ends the unpublished first section (see i_read_lock_slow). */
+	if (nest == 0 && seed_first_unpublished) {
+		seed_first_unpublished = 0;
+		return;
+	}
+#endif
 	if (nest == URCU_READER_UNREGISTERED)
 		urcu_common_die("rcu_read_unlock",
 			"thread is not registered with the urcu_%s flavor", URCU_FLAVOR_NAME);

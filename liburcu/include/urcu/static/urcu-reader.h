@@ -107,6 +107,11 @@ static inline void URCU_I_FLAVOR(i_read_unlock)(void)
 		/* Depth 0 (unbalanced) or URCU_GP_NEST_MASK (unregistered). */
 		URCU_I_FLAVOR(i_read_unlock_misuse)();
 	} else {
+#ifdef URCU_I_SEED_NESTING_OFF_BY_ONE
+		/* seeded bug (test-only, tests/seeded): leaving depth 2 re-snapshots like an outermost unlock + lock */
+		if ((t & URCU_GP_NEST_MASK) == 2 * URCU_GP_COUNT)
+			t = CMM_LOAD_SHARED(URCU_I_FLAVOR(i_gp).ctr) + URCU_GP_COUNT;
+#endif
 		uatomic_store(&r->ctr, t - URCU_GP_COUNT, CMM_RELAXED);
 	}
 	/*
