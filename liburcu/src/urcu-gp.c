@@ -81,6 +81,20 @@
 
 #include "urcu-internal.h"
 
+#ifdef URCU_I_PHASE_TRACE
+/*
+ * Bench-only per-phase timing of synchronize_rcu (tools/bench/phase-trace.h),
+ * defined only by the static copies that tools/bench/meson.build builds.
+ * Elsewhere the hooks are empty: the libraries' code is unchanged.
+ */
+#include "phase-trace.h"
+#else
+#define URCU_I_PT_BEGIN()	do { } while (0)
+#define URCU_I_PT_MARK(phase)	do { } while (0)
+#define URCU_I_PT_GP()		do { } while (0)
+#define URCU_I_PT_END()		do { } while (0)
+#endif
+
 /* Rescans before sleeping: about 20-40 us of spinning on current x86. */
 #define URCU_I_SPIN_LOOPS	200
 
@@ -212,6 +226,10 @@ static void wait_for_readers(unsigned long g)
 			caa_cpu_relax();
 			continue;
 		}
+		if (armed)
+			URCU_I_PT_MARK(SCAN_SLEEP);
+		else
+			URCU_I_PT_MARK(SCAN_SPIN);
 		if (!armed) {
 			set_gp_flags(URCU_GP_WAITER, 0);
 			armed = true;
@@ -223,12 +241,19 @@ static void wait_for_readers(unsigned long g)
 		 * the reader side of i_read_unlock_slow / quiescent_state.
 		 */
 		URCU_FN(i_force_order)();
-		if (scan_readers(&reg->readers, &qs, g))
+		if (scan_readers(&reg->readers, &qs, g)) {
+			URCU_I_PT_MARK(SCAN_ARM);
 			break;
+		}
+		URCU_I_PT_MARK(SCAN_ARM);
 		URCU_FN(i_unlock)(&reg->lock);
 		urcu_common_futex_wait(&URCU_FN(i_gp).futex, -1);
 		URCU_FN(i_lock)(&reg->lock);
 	}
+	if (armed)
+		URCU_I_PT_MARK(SCAN_SLEEP);
+	else
+		URCU_I_PT_MARK(SCAN_SPIN);
 	if (armed)
 		set_gp_flags(0, URCU_GP_WAITER);
 	cds_list_splice(&qs, &reg->readers);
@@ -251,6 +276,8 @@ static void run_one_gp(void)
 	/* seeded bug (test-only, tests/seeded): done published before the scan, waiting callers return early */
 	uatomic_store(&gp_state.done, gp_state.done + 1, CMM_RELEASE);
 #endif
+	URCU_I_PT_GP();
+	URCU_I_PT_MARK(REG_LOCK);
 	if (!cds_list_empty(&reg->readers)) {
 		for (flip = 0; flip < URCU_I_FLIPS; flip++) {
 			/* B1: see the proof sketch at the top of this file. */
@@ -259,12 +286,14 @@ static void run_one_gp(void)
 #else
 			/* seeded bug (test-only, tests/seeded): no B1, a reader's word store may pass our scan (case (a) lost) */
 #endif
+			URCU_I_PT_MARK(ORDER);
 #ifndef URCU_I_SEED_NO_FLIP
 			CMM_STORE_SHARED(URCU_FN(i_gp).ctr,
 					URCU_FN(i_gp).ctr + URCU_GP_SEQ_STEP);
 #else
 			/* seeded bug (test-only, tests/seeded): no flip, so every reader already carries g's sequence */
 #endif
+			URCU_I_PT_MARK(FLIP);
 			wait_for_readers(URCU_FN(i_gp).ctr);
 		}
 	}
@@ -281,11 +310,13 @@ static void run_one_gp(void)
 #ifndef URCU_I_SEED_DONE_BEFORE_SCAN
 	uatomic_store(&gp_state.done, gp_state.done + 1, CMM_RELEASE);
 #endif
+	URCU_I_PT_MARK(GP_END);
 }
 
 /* Wait until grace period number target has completed. */
 static void wait_for_gp(unsigned long target)
 {
+	URCU_I_PT_MARK(ENTRY);
 	for (;;) {
 		/*
 		 * Acquire: read epoch before trying for leadership, so a
@@ -296,6 +327,7 @@ static void wait_for_gp(unsigned long target)
 		if (gp_done(target))
 			return;
 		if (pthread_mutex_trylock(&gp_state.leader_lock) == 0) {
+			URCU_I_PT_MARK(LEADER_LOCK);
 			while (!gp_done(target))
 				run_one_gp();
 			/* One more for callers that queued meanwhile. */
@@ -310,6 +342,7 @@ static void wait_for_gp(unsigned long target)
 			(void) uatomic_add_return(&gp_state.epoch, 1);
 			if (uatomic_read(&gp_state.nwaiters))
 				urcu_common_futex_wake(&gp_state.epoch, INT_MAX);
+			URCU_I_PT_MARK(WAKE);
 			return;
 		}
 		request_gp(target);
@@ -323,6 +356,7 @@ static void wait_for_gp(unsigned long target)
 		 * epoch re-read at the top (acquire) orders what follows.
 		 */
 		(void) uatomic_sub_return(&gp_state.nwaiters, 1);
+		URCU_I_PT_MARK(WAIT_LEADER);
 	}
 }
 
@@ -350,12 +384,15 @@ void URCU_FN(synchronize_rcu)(void)
 #if URCU_FLAVOR_IS_QSBR
 	bool was_online = URCU_FN(i_read_ongoing)();
 
+	URCU_I_PT_BEGIN();
+
 	/* Counted only by debug builds (read_lock is free otherwise). */
 	if (URCU_FN(i_reader).debug_nest)
 		URCU_FN(i_debug_misuse)("synchronize_rcu");
 	if (was_online)
 		URCU_FN(thread_offline)();
 #else
+	URCU_I_PT_BEGIN();
 	if (URCU_FN(i_read_ongoing)())
 		urcu_common_die("synchronize_rcu",
 			"called inside a read-side critical section (urcu_%s flavor): this would deadlock",
@@ -372,6 +409,7 @@ void URCU_FN(synchronize_rcu)(void)
 	if (was_online)
 		URCU_FN(thread_online)();
 #endif
+	URCU_I_PT_END();
 }
 
 /* Slow path of readers leaving with URCU_GP_WAITER set: wake the updater. */
