@@ -36,6 +36,11 @@ extern "C" {
  */
 URCU_API int urcu_bp_membarrier_available(void);
 
+/* The inline quiescent_state, thread_offline, thread_online (below). */
+static inline void urcu_bp_i_qsbr_only_noop(void)
+{
+}
+
 #ifdef __cplusplus
 }
 #endif
@@ -49,6 +54,10 @@ URCU_API int urcu_bp_membarrier_available(void);
 #define urcu_bp_read_lock		urcu_bp_i_read_lock
 #define urcu_bp_read_unlock		urcu_bp_i_read_unlock
 #define urcu_bp_read_ongoing		urcu_bp_i_read_ongoing
+/* qsbr-only operations, no-ops in this flavor: nothing to call. */
+#define urcu_bp_quiescent_state	urcu_bp_i_qsbr_only_noop
+#define urcu_bp_thread_offline	urcu_bp_i_qsbr_only_noop
+#define urcu_bp_thread_online		urcu_bp_i_qsbr_only_noop
 #endif
 
 /* liburcu's other spellings: _urcu_bp_read_lock, rcu_read_lock_bp, ... */

@@ -27,6 +27,11 @@
 extern "C" {
 #endif
 
+/* The inline quiescent_state, thread_offline, thread_online (below). */
+static inline void urcu_mb_i_qsbr_only_noop(void)
+{
+}
+
 #ifdef __cplusplus
 }
 #endif
@@ -40,6 +45,10 @@ extern "C" {
 #define urcu_mb_read_lock		urcu_mb_i_read_lock
 #define urcu_mb_read_unlock		urcu_mb_i_read_unlock
 #define urcu_mb_read_ongoing		urcu_mb_i_read_ongoing
+/* qsbr-only operations, no-ops in this flavor: nothing to call. */
+#define urcu_mb_quiescent_state	urcu_mb_i_qsbr_only_noop
+#define urcu_mb_thread_offline	urcu_mb_i_qsbr_only_noop
+#define urcu_mb_thread_online		urcu_mb_i_qsbr_only_noop
 #endif
 
 /* liburcu's other spellings: _urcu_mb_read_lock, rcu_read_lock_mb, ... */

@@ -35,6 +35,11 @@ extern "C" {
  */
 URCU_API int urcu_memb_membarrier_available(void);
 
+/* The inline quiescent_state, thread_offline, thread_online (below). */
+static inline void urcu_memb_i_qsbr_only_noop(void)
+{
+}
+
 #ifdef __cplusplus
 }
 #endif
@@ -48,6 +53,10 @@ URCU_API int urcu_memb_membarrier_available(void);
 #define urcu_memb_read_lock		urcu_memb_i_read_lock
 #define urcu_memb_read_unlock		urcu_memb_i_read_unlock
 #define urcu_memb_read_ongoing		urcu_memb_i_read_ongoing
+/* qsbr-only operations, no-ops in this flavor: nothing to call. */
+#define urcu_memb_quiescent_state	urcu_memb_i_qsbr_only_noop
+#define urcu_memb_thread_offline	urcu_memb_i_qsbr_only_noop
+#define urcu_memb_thread_online		urcu_memb_i_qsbr_only_noop
 #endif
 
 /* liburcu's other spellings: _urcu_memb_read_lock, rcu_read_lock_memb, ... */
