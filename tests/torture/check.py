@@ -12,8 +12,10 @@ These are short runs meant for CI, not benchmarks.
 import json
 import os
 import re
+import subprocess
 import sys
 import tempfile
+import time
 
 # utcheck.py lies next to this script (meson runs it from the build dir).
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -130,6 +132,66 @@ def check_stall():
         ok(doc["verdict"] == "STALL" and doc["exit_code"] == 2, "stall: JSON verdict STALL")
     except (ValueError, KeyError) as e:
         ok(False, "stall: JSON report", str(e) + out[:500])
+    check_stall_short()
+
+
+def start_param(text, name):
+    """The value of NAME=... on the start line (the first line of TEXT)."""
+    first = text.splitlines()[0] if text else ""
+    m = re.search(r"(?:^|\s)%s=(\S+)" % re.escape(name), first)
+    return m.group(1) if m else None
+
+
+def check_stall_short():
+    # Grace periods that stop ~1 s into a 3-second run and only complete
+    # once the run stops (busted-freeze): without --stall-timeout the derived
+    # timeout (duration/4, at least 4 s) must still turn this into STALL,
+    # exit 2, within the duration + 10 s, although teardown would let the
+    # waits finish (the waits pending at the end are followed to 4 s).
+    t0 = time.monotonic()
+    try:
+        rc, out, err = run(["--flavor=busted-freeze", "--duration=3s", "--stat-interval=0",
+                            "--json=-"], timeout=13)
+    except subprocess.TimeoutExpired:
+        ok(False, "freeze: exit within 13 s")
+        return
+    took = time.monotonic() - t0
+    ok(rc == 2, "freeze: exit 2 (got %d)" % rc, err)
+    ok(took < 13, "freeze: exit within 13 s (took %.1f s)" % took)
+    ok(last_line(err).startswith("End of test: STALL"), "freeze: last line STALL", last_line(err))
+    ok(re.search(r"!!! STALL: .*(synchronize_rcu|rcu_barrier|polled cookie)", err) is not None,
+       "freeze: the report names the grace-period wait", err)
+    ok(start_param(err, "stall-timeout") == "4s",
+       "freeze: derived stall-timeout=4s on the parameters line (got %s)"
+       % start_param(err, "stall-timeout"), err.splitlines()[0] if err else "")
+    try:
+        doc = json.loads(out)
+        ok(doc["verdict"] == "STALL" and doc["exit_code"] == 2, "freeze: JSON verdict STALL")
+        ok(doc["parameters"]["stall_timeout_ns"] == 4000000000,
+           "freeze: JSON stall_timeout_ns is the derived 4 s (got %s)"
+           % doc["parameters"]["stall_timeout_ns"])
+    except (ValueError, KeyError, TypeError) as e:
+        ok(False, "freeze: JSON report", str(e) + out[:500])
+
+    # The derivation (dry runs): duration/4 within 4 s..10 s, read and update
+    # delays on top, an explicit --stall-timeout untouched.
+    for args, want in [(["--duration=1s"], "4s"), (["--duration=20s"], "5s"),
+                       (["--duration=1h"], "10s"), (["--duration=3s", "--read-delay=1s"], "8s"),
+                       (["--duration=3s", "--update-delay=500ms"], "5s"),
+                       (["--duration=3s", "--stall-timeout=7s"], "7s")]:
+        rc, out, err = run(args + ["--dry-run"], timeout=10)
+        got = start_param(out, "stall-timeout")
+        ok(rc == 0 and got == want, "%s: stall-timeout=%s (got %s)" % (" ".join(args), want, got),
+           out + err)
+
+    # A real flavor, same length, same derived timeout: no false stall.
+    rc, out, err = run(["--flavor=memb", "--duration=3s", "--stat-interval=0"], timeout=30)
+    ok(rc == 0, "memb 3s with the derived timeout: exit 0 (got %d)" % rc, out + err)
+    ok(last_line(out).startswith("End of test: SUCCESS"), "memb 3s: last line SUCCESS",
+       last_line(out))
+    ok(start_param(out, "stall-timeout") == "4s",
+       "memb 3s: derived stall-timeout=4s on the parameters line (got %s)"
+       % start_param(out, "stall-timeout"), out.splitlines()[0] if out else "")
 
 
 BAD_INPUTS = [

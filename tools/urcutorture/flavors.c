@@ -30,7 +30,7 @@ const struct ut_flavor_ops *const ut_flavors[] = {
 };
 
 static const char *const known_names[] = {
-	"memb", "mb", "signal", "qsbr", "bp", "busted", "busted-hang",
+	"memb", "mb", "signal", "qsbr", "bp", "busted", "busted-hang", "busted-freeze",
 	"busted-order-updater", "busted-order-reader", "busted-defer", "busted-early", NULL
 };
 
@@ -54,6 +54,8 @@ const struct ut_flavor_ops *ut_flavor_find(const char *name)
 		return ut_busted_ops();
 	if (!strcmp(name, "busted-hang"))
 		return ut_busted_hang_ops();
+	if (!strcmp(name, "busted-freeze"))	/* freeze.c */
+		return ut_busted_freeze_ops();
 	if (!strcmp(name, "busted-defer") || !strcmp(name, "busted-early"))
 		return ut_stress_busted_ops(name);
 	if (!strncmp(name, "busted-order-", 13))

@@ -34,7 +34,9 @@ static const char help_text[] =
 "  --flavor=LIST          memb (default), mb, signal, qsbr, bp, all (the five\n"
 "                           real flavors), busted (deliberately broken: grace\n"
 "                           periods end at once; must FAIL), busted-hang (grace\n"
-"                           periods never end; must STALL, exit 2);\n"
+"                           periods never end; must STALL, exit 2), busted-freeze\n"
+"                           (grace periods stop after 1 s until the run stops;\n"
+"                           must STALL, exit 2);\n"
 "                           busted-order-updater, busted-order-reader (memb, mb\n"
 "                           minus one ordering step; --mode=litmus must FAIL);\n"
 "                           comma-separated lists are accepted\n"
@@ -65,7 +67,12 @@ static const char help_text[] =
 "Time:\n"
 "  --duration=DUR         length of each flavor x layout combination (default 10s)\n"
 "  --stat-interval=DUR    period of the stat lines, 0 = none (default 2s)\n"
-"  --stall-timeout=DUR    no progress for this long = stall, exit 2 (default 30s)\n"
+"  --stall-timeout=DUR    no progress, or a grace period not completed, for this\n"
+"                           long = stall, exit 2 (also when the wait is pending\n"
+"                           at the end of the duration); default: duration/4\n"
+"                           within 4s..10s, plus 4 x --read-delay, 2 x\n"
+"                           --update-delay, 2 / --rate and 20ms per thread\n"
+"                           beyond 4 per CPU\n"
 "  --seed=N               seed of every random choice (default: time and pid;\n"
 "                           always printed)\n"
 "  DUR is a number with a unit: ns, us, ms, s, m, h (plain number = seconds).\n"
@@ -267,7 +274,7 @@ static int parse_flavors(const char *text, struct ut_config *cfg)
 			continue;
 		}
 		if (!ut_flavor_name_known(tok)) {
-			rc = usage_error("--flavor: unknown flavor '%s' (memb, mb, signal, qsbr, bp, all, busted, busted-hang)", tok);
+			rc = usage_error("--flavor: unknown flavor '%s' (memb, mb, signal, qsbr, bp, all, busted, busted-hang, busted-freeze)", tok);
 			break;
 		}
 		const struct ut_flavor_ops *ops = ut_flavor_find(tok);
@@ -525,7 +532,10 @@ static int parse(int argc, char **argv, struct ut_config *cfg, const struct ut_c
 			cfg->duration_given = true;
 			break;
 		case OPT_STAT: rc = parse_dur("--stat-interval", optarg, true, &cfg->stat_interval_ns); break;
-		case OPT_STALL: rc = parse_dur("--stall-timeout", optarg, false, &cfg->stall_timeout_ns); break;
+		case OPT_STALL:
+			rc = parse_dur("--stall-timeout", optarg, false, &cfg->stall_timeout_ns);
+			cfg->stall_timeout_given = true;
+			break;
 		case OPT_SEED: {
 			char *end;
 
@@ -653,6 +663,7 @@ static int parse(int argc, char **argv, struct ut_config *cfg, const struct ut_c
 		cfg->readers = cfg->plan_cpus;
 	if (!given.max_outstanding && !cfg->max_outstanding)
 		cfg->max_outstanding = 10000;
+	ut_config_derive_stall(cfg);
 	if (cfg->async && !cfg->mode->takes_async) {
 		char names[256];
 
@@ -673,6 +684,50 @@ static int parse(int argc, char **argv, struct ut_config *cfg, const struct ut_c
 		cfg->sink.human = stderr;
 	}
 	return -1;
+}
+
+/*
+ * The derived --stall-timeout (docs/TORTURE.md, "The watchdog's path to
+ * exit 2").  A quarter of the duration, but at least 4 s: a real flavor's
+ * single grace period took up to 1.6 s (signal, two runs in parallel on a
+ * 2-CPU machine at load average 80), and the checks must never report one;
+ * a short run loses nothing by it, since a wait still pending at the end of
+ * the duration is followed until it reaches the timeout.  At most 10 s, so
+ * that a stall is reported within the duration + 10 s however long the run.
+ * Then what the options make legitimately slow: a grace period waits for a
+ * --read-delay reader section (two, across a flip; rcu_barrier waits for one
+ * more grace period in the call_rcu worker), an updater sleeps
+ * --update-delay between updates, a paced enqueuer 1 / --rate between
+ * posts, and threads queueing beyond 4 per CPU wait for the scheduler.
+ */
+#define UT_STALL_MIN_NS		4000000000ull
+#define UT_STALL_MAX_NS		10000000000ull
+#define UT_STALL_PER_THREAD_NS	20000000ull
+#define UT_DELAY_CAP_NS		3600000000000ull	/* keeps the sum far from overflow */
+
+void ut_config_derive_stall(struct ut_config *cfg)
+{
+	uint64_t t = cfg->duration_ns / 4;
+	uint64_t rd = cfg->read_delay_ns < UT_DELAY_CAP_NS ? cfg->read_delay_ns : UT_DELAY_CAP_NS;
+	uint64_t ud = cfg->update_delay_ns < UT_DELAY_CAP_NS ? cfg->update_delay_ns : UT_DELAY_CAP_NS;
+	int n[UT_MODE_MAX_ROLES] = { 0 }, nthreads = 0, ncpus = cfg->ncpus > 0 ? cfg->ncpus : 1;
+	bool posts[UT_MODE_MAX_ROLES];
+
+	if (cfg->stall_timeout_given)
+		return;
+	if (t < UT_STALL_MIN_NS)
+		t = UT_STALL_MIN_NS;
+	if (t > UT_STALL_MAX_NS)
+		t = UT_STALL_MAX_NS;
+	t += 4 * rd + 2 * ud;
+	if (cfg->rate > 0)	/* at least 1/s: adds at most 2 s */
+		t += (uint64_t)(2e9 / cfg->rate);
+	ut_mode_counts(cfg, n, posts);
+	for (int r = 0; r < cfg->mode->nroles && r < UT_MODE_MAX_ROLES; r++)
+		nthreads += n[r];
+	if (nthreads > 4 * ncpus)
+		t += (uint64_t)(nthreads - 4 * ncpus) * UT_STALL_PER_THREAD_NS;
+	cfg->stall_timeout_ns = t;
 }
 
 int ut_config_open_json(struct ut_config *cfg)

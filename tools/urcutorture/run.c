@@ -32,6 +32,22 @@ void ut_progress_set(int idx, int total, uint64_t after_ns)
 	progress.after_ns = after_ns;
 }
 
+/* The running combination's clock, for flavors that model a bug that
+ * starts some time into a run (busted-freeze). */
+static struct {
+	uint64_t t0;		/* threads started; 0: no combination runs */
+	int stopping;		/* the duration is over, the stop check passed */
+} run_clock;
+
+uint64_t ut_run_elapsed_ns(bool *stopping)
+{
+	uint64_t t0 = __atomic_load_n(&run_clock.t0, __ATOMIC_RELAXED);
+	uint64_t now = ut_now_ns();
+
+	*stopping = __atomic_load_n(&run_clock.stopping, __ATOMIC_RELAXED);
+	return t0 && now > t0 ? now - t0 : 0;
+}
+
 /* ---- results ---- */
 
 static uint64_t errors_now(struct ut_run *run)
@@ -146,6 +162,8 @@ int ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
 	struct ut_run *run = calloc(1, sizeof(*run));
 	struct ut_lib_worker_stat *lib = calloc(UT_MAX_WORKERS, sizeof(*lib));
 	const struct ut_mode_ops *mode = cfg->mode;
+	/* run->ops: the flavor's table with its grace-period waits timed. */
+	struct ut_flavor_ops timed;
 	/* The live line goes to stderr whenever it is a terminal: stdout (TAP,
 	 * JSON, the report) never gets it. */
 	bool tty = isatty(2);
@@ -162,7 +180,7 @@ int ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
 	ut_hist_init(&res->cb_lat);
 
 	run->cfg = cfg;
-	run->ops = ops;
+	run->ops = ut_watchdog_wrap_ops(ops, &timed);
 	run->layout = layout;
 	run->plan = plan;
 	run->res = res;
@@ -191,6 +209,8 @@ int ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
 	ut_watchdog_attach(run);
 	t0 = ut_now_ns();
 	run->t_start_ns = t0;
+	__atomic_store_n(&run_clock.stopping, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&run_clock.t0, t0, __ATOMIC_RELAXED);
 	for (int i = 0; i < run->nthreads; i++) {
 		int e = pthread_create(&run->threads[i].tid, NULL, mode->thread_fn, &run->threads[i]);
 
@@ -239,6 +259,16 @@ int ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
 	}
 	if (tty)
 		live_progress(run, 0, true);
+	/*
+	 * Grace periods owed at the end of the duration: a wait that reached
+	 * --stall-timeout is a stall even if stopping would let it finish;
+	 * the workload goes on until the waits pending now end (a signal or
+	 * refused pinning does not wait).  Exits 2 on a stall.
+	 */
+	if (!ut_should_stop(run))
+		ut_watchdog_at_stop(run, !ut_stop_requested() &&
+				    !__atomic_load_n(&run->pin_failed, __ATOMIC_RELAXED));
+	__atomic_store_n(&run_clock.stopping, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&run->phase, 1, __ATOMIC_RELAXED);
 	for (int i = 0; i < run->nthreads; i++) {
@@ -287,6 +317,7 @@ out_teardown:
 		ops->thread_offline();
 out_unregister:
 	ut_watchdog_attach(NULL);
+	__atomic_store_n(&run_clock.t0, 0, __ATOMIC_RELAXED);
 	ops->unregister_thread();
 	for (int i = 0; i < run->nthreads; i++) {
 		struct ut_thread *t = &run->threads[i];

@@ -485,8 +485,10 @@ static void share_budget(const struct scn *s, struct ut_batch *b)
 	if (d > s->max_ns)
 		d = s->max_ns;
 	for (int i = 0; i < b->nruns; i++)
-		if (!b->runs[i].cfg.duration_given)
+		if (!b->runs[i].cfg.duration_given) {
 			b->runs[i].cfg.duration_ns = d;
+			ut_config_derive_stall(&b->runs[i].cfg);	/* follows the duration */
+		}
 }
 
 static const char *const role_opt[UT_ROLE_COUNT] = {

@@ -102,6 +102,8 @@ extern const struct ut_flavor_ops *const ut_flavors[];
 const struct ut_flavor_ops *ut_flavor_find(const char *name);
 const struct ut_flavor_ops *ut_busted_ops(void);
 const struct ut_flavor_ops *ut_busted_hang_ops(void);
+/* busted-freeze (freeze.c): grace periods stop ~1 s into a run until it stops. */
+const struct ut_flavor_ops *ut_busted_freeze_ops(void);
 /* True when the flavor name is one urcutorture knows (built in or not). */
 bool ut_flavor_name_known(const char *name);
 
@@ -133,7 +135,8 @@ struct ut_config {
 
 	uint64_t duration_ns;	/* per combination */
 	uint64_t stat_interval_ns;
-	uint64_t stall_timeout_ns;
+	uint64_t stall_timeout_ns;	/* given, or derived by ut_config_derive_stall */
+	bool stall_timeout_given;	/* --stall-timeout was on the command line / run line */
 	uint64_t read_delay_ns;	/* reader critical-section length; 0 = random short */
 	uint64_t update_delay_ns;
 
@@ -185,6 +188,9 @@ int ut_parse_run_options(int argc, char **argv, const struct ut_config *global,
 			 const char *where, struct ut_config *cfg);
 /* Open --json=FILE (after every other check; 0 or UT_EXIT_USAGE). */
 int ut_config_open_json(struct ut_config *cfg);
+/* Without --stall-timeout: derive it from the duration, delays and threads
+ * (again whenever a scenario changes the duration). */
+void ut_config_derive_stall(struct ut_config *cfg);
 /* Free what parsing allocated (topology, policies) and close the JSON file. */
 void ut_config_release(struct ut_config *cfg);
 
@@ -522,6 +528,9 @@ int ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
 void ut_result_free(struct ut_result *res);
 /* The live progress line's "[idx/total, T left]": set before each combination. */
 void ut_progress_set(int idx, int total, uint64_t after_ns);
+/* Time since the running combination's threads started (0: none runs);
+ * *stopping: its duration is over and the stop-time stall check passed. */
+uint64_t ut_run_elapsed_ns(bool *stopping);
 
 /* ---- a batch: every run of one invocation (scenario.c) ---- */
 
@@ -580,6 +589,14 @@ uint64_t ut_batch_combo_ns(const struct ut_batch_run *run);
 void ut_watchdog_start(const struct ut_config *cfg);
 void ut_watchdog_attach(struct ut_run *run);	/* NULL to detach */
 void ut_watchdog_stop(void);
+/* The ops table run->ops points to: ops with synchronize_rcu, rcu_barrier and
+ * the polled cookies timed for the grace-period stall checks (into *buf). */
+const struct ut_flavor_ops *ut_watchdog_wrap_ops(const struct ut_flavor_ops *ops,
+						 struct ut_flavor_ops *buf);
+/* At the end of the duration, before the threads are told to stop: report a
+ * stall (exit 2) if a grace-period wait pending now reaches --stall-timeout;
+ * wait_pending: let the workload run until the waits pending now end. */
+void ut_watchdog_at_stop(struct ut_run *run, bool wait_pending);
 /* The batch and its finished combinations, for the report a stall leaves behind. */
 void ut_watchdog_results(struct ut_batch *b, const struct ut_result *done, const int *ndone);
 

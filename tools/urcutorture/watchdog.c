@@ -8,10 +8,23 @@
  * do (an updater stuck in synchronize_rcu behind fake updaters), it prints
  * where every thread is, what is pending, and ends the process with exit 2,
  * so a hung grace period never turns into a silent CI timeout.
+ *
+ * Grace-period waits are watched on their own: run->ops is a copy of the
+ * flavor's table whose synchronize_rcu, rcu_barrier, start_poll and
+ * poll_state note, per calling thread, since when it waits, and when a
+ * grace period last completed.  A wait as old as --stall-timeout, or a
+ * polled cookie pending that long with no grace period completed meanwhile,
+ * is a stall during the run; and at the end of the duration the controller
+ * (ut_watchdog_at_stop) lets the workload go on until the waits pending at
+ * that moment end, reporting a stall if one reaches --stall-timeout first.
+ * So grace periods that stop completing are caught even when teardown
+ * (readers stopping, unregistering) would later let them finish.  The times
+ * are heuristics read with relaxed atomics: nothing orders with them.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ut.h"
@@ -25,6 +38,203 @@ static const int *wd_ndone;
 static int wd_stop;
 static pthread_t wd_thread;
 static bool wd_started;
+
+/* ---- grace-period waits: the timed copy of the flavor's table ---- */
+
+#define GPW_SLOTS	256	/* threads timed per combination; more go untimed */
+
+/*
+ * One thread's wait: written by that thread, read by the watchdog.  A line
+ * each, and no locked instruction or full clock read on the way into or out
+ * of synchronize_rcu: the wrappers must not widen or narrow the windows the
+ * litmus and stress modes race in.
+ */
+struct gpw_slot {
+	uint64_t since;		/* start of the wait in progress, 0: none */
+	const char *what;	/* "synchronize_rcu" or "rcu_barrier" */
+	pthread_t thread;	/* 0 until set */
+} __attribute__((aligned(64)));
+
+static struct {
+	struct gpw_slot slot[GPW_SLOTS];
+	const struct ut_flavor_ops *real;	/* the flavor's own table */
+	unsigned int gen;			/* bumped per combination */
+	int nslots;				/* slots handed out (may exceed GPW_SLOTS) */
+	uint64_t last_done __attribute__((aligned(64)));	/* a grace period last
+				 * completed (or the run began) */
+	uint64_t poll_since;	/* the oldest polled cookie not known complete, 0: none */
+} gpw;
+
+/* The calling thread's slot and the combination it belongs to. */
+static __thread unsigned int gpw_my_gen;
+static __thread int gpw_my_slot = -1;
+
+/*
+ * A cheap clock for the wrappers: the coarse monotonic clock (the vDSO reads
+ * it without a fence or a TSC read), at most a few ms behind ut_now_ns(),
+ * which only makes a wait look that much longer.
+ */
+static uint64_t gpw_now(void)
+{
+#ifdef CLOCK_MONOTONIC_COARSE
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+#else
+	return ut_now_ns();
+#endif
+}
+
+static struct gpw_slot *gpw_self(void)
+{
+	unsigned int gen = __atomic_load_n(&gpw.gen, __ATOMIC_RELAXED);
+
+	if (gpw_my_gen != gen) {
+		/* Once per thread and combination. */
+		int i = __atomic_fetch_add(&gpw.nslots, 1, __ATOMIC_RELAXED);
+
+		gpw_my_gen = gen;
+		gpw_my_slot = i < GPW_SLOTS ? i : -1;
+		if (gpw_my_slot >= 0)
+			__atomic_store_n(&gpw.slot[i].thread, pthread_self(), __ATOMIC_RELAXED);
+	}
+	return gpw_my_slot >= 0 ? &gpw.slot[gpw_my_slot] : NULL;
+}
+
+static void gpw_wait(void (*fn)(void), const char *what)
+{
+	struct gpw_slot *s = gpw_self();
+	uint64_t t0 = gpw_now(), t1, p;
+
+	if (s) {
+		__atomic_store_n(&s->what, what, __ATOMIC_RELAXED);
+		__atomic_store_n(&s->since, t0, __ATOMIC_RELAXED);
+	}
+	fn();
+	t1 = gpw_now();
+	if (s)
+		__atomic_store_n(&s->since, 0, __ATOMIC_RELAXED);
+	/* Plain stores: two threads racing may leave the older of two close
+	 * times, which only makes the last completion look a little older. */
+	if (__atomic_load_n(&gpw.last_done, __ATOMIC_RELAXED) < t1)
+		__atomic_store_n(&gpw.last_done, t1, __ATOMIC_RELAXED);
+	/* A cookie taken before this grace period began is complete now (a
+	 * racing start_poll may lose its mark: the next one sets it again). */
+	p = __atomic_load_n(&gpw.poll_since, __ATOMIC_RELAXED);
+	if (p && p <= t0)
+		__atomic_store_n(&gpw.poll_since, 0, __ATOMIC_RELAXED);
+}
+
+static void gpw_sync(void)
+{
+	gpw_wait(gpw.real->synchronize_rcu, "synchronize_rcu");
+}
+
+static void gpw_barrier(void)
+{
+	gpw_wait(gpw.real->barrier, "rcu_barrier");
+}
+
+static unsigned long gpw_start_poll(void)
+{
+	unsigned long cookie = gpw.real->start_poll();
+
+	if (!__atomic_load_n(&gpw.poll_since, __ATOMIC_RELAXED))
+		__atomic_store_n(&gpw.poll_since, gpw_now(), __ATOMIC_RELAXED);
+	return cookie;
+}
+
+static bool gpw_poll_state(unsigned long cookie)
+{
+	bool done = gpw.real->poll_state(cookie);
+
+	if (done) {
+		uint64_t now = gpw_now();
+
+		if (__atomic_load_n(&gpw.last_done, __ATOMIC_RELAXED) < now)
+			__atomic_store_n(&gpw.last_done, now, __ATOMIC_RELAXED);
+		/* Which cookie is not recorded: forget the pending one (a later
+		 * start_poll marks it again), so this errs towards no report. */
+		if (__atomic_load_n(&gpw.poll_since, __ATOMIC_RELAXED))
+			__atomic_store_n(&gpw.poll_since, 0, __ATOMIC_RELAXED);
+	}
+	return done;
+}
+
+const struct ut_flavor_ops *ut_watchdog_wrap_ops(const struct ut_flavor_ops *ops,
+						 struct ut_flavor_ops *buf)
+{
+	/* Before the combination's threads exist (pthread_create orders it). */
+	*buf = *ops;
+	gpw.real = ops;
+	memset(gpw.slot, 0, sizeof(gpw.slot));
+	__atomic_store_n(&gpw.nslots, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&gpw.poll_since, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&gpw.last_done, ut_now_ns(), __ATOMIC_RELAXED);
+	__atomic_store_n(&gpw.gen, gpw.gen + 1 ? gpw.gen + 1 : 1, __ATOMIC_RELAXED);
+	buf->synchronize_rcu = gpw_sync;
+	buf->barrier = gpw_barrier;
+	if (ops->start_poll && ops->poll_state) {
+		buf->start_poll = gpw_start_poll;
+		buf->poll_state = gpw_poll_state;
+	}
+	return buf;
+}
+
+/* "updater 0", or "a thread" for one the run did not start (the controller). */
+static void gpw_thread_name(struct ut_run *run, pthread_t th, char *buf, size_t len)
+{
+	snprintf(buf, len, "a thread");
+	for (int i = 0; th && i < run->nthreads; i++)
+		if (pthread_equal(run->threads[i].tid, th))
+			snprintf(buf, len, "%s %d", ut_thread_role_name(&run->threads[i]),
+				 run->threads[i].idx);
+}
+
+static void gpw_why_wait(struct ut_run *run, int i, uint64_t now, char *why, size_t len)
+{
+	const struct gpw_slot *s = &gpw.slot[i];
+	uint64_t since = __atomic_load_n(&s->since, __ATOMIC_RELAXED);
+	uint64_t last = __atomic_load_n(&gpw.last_done, __ATOMIC_RELAXED);
+	const char *what = __atomic_load_n(&s->what, __ATOMIC_RELAXED);
+	char name[48];
+
+	gpw_thread_name(run, __atomic_load_n(&s->thread, __ATOMIC_RELAXED), name, sizeof(name));
+	snprintf(why, len, "%s in %s for %.1f s (last grace period completed %.1f s ago)", name,
+		 what ? what : "?", since && since < now ? (now - since) / 1e9 : 0.0,
+		 last < now ? (now - last) / 1e9 : 0.0);
+}
+
+/*
+ * A grace period overdue now: a thread waiting in synchronize_rcu or
+ * rcu_barrier for --stall-timeout, or a polled cookie pending that long
+ * with no grace period completed in that time.
+ */
+static bool gp_stalled(struct ut_run *run, uint64_t now, char *why, size_t len)
+{
+	uint64_t limit = run->cfg->stall_timeout_ns, p, last;
+	int n = __atomic_load_n(&gpw.nslots, __ATOMIC_RELAXED);
+
+	if (n > GPW_SLOTS)
+		n = GPW_SLOTS;
+	for (int i = 0; i < n; i++) {
+		uint64_t since = __atomic_load_n(&gpw.slot[i].since, __ATOMIC_RELAXED);
+
+		if (since && since < now && now - since >= limit) {
+			gpw_why_wait(run, i, now, why, len);
+			return true;
+		}
+	}
+	p = __atomic_load_n(&gpw.poll_since, __ATOMIC_RELAXED);
+	last = __atomic_load_n(&gpw.last_done, __ATOMIC_RELAXED);
+	if (p && p < now && now - p >= limit && last < now && now - last >= limit) {
+		snprintf(why, len, "a polled cookie pending for %.1f s (last grace period completed %.1f s ago)",
+			 (now - p) / 1e9, (now - last) / 1e9);
+		return true;
+	}
+	return false;
+}
 
 static bool is_reader(const struct ut_run *run, const struct ut_thread *t)
 {
@@ -46,7 +256,7 @@ static uint64_t progress_sum(struct ut_run *run)
 	return sum;
 }
 
-static void stall_report(struct ut_run *run, uint64_t idle_ns)
+static void stall_report(struct ut_run *run, const char *why)
 {
 	const struct ut_config *cfg = run->cfg;
 	uint64_t now = ut_now_ns();
@@ -55,8 +265,8 @@ static void stall_report(struct ut_run *run, uint64_t idle_ns)
 	int ndone = wd_ndone ? __atomic_load_n(wd_ndone, __ATOMIC_ACQUIRE) : 0;
 	struct ut_result *all;
 
-	ut_out(&cfg->sink, "!!! STALL: no progress for %.1f s in %s/%s (mode %s)\n", idle_ns / 1e9,
-	       run->ops->name, ut_layout_names[run->layout], run->mode->name);
+	ut_out(&cfg->sink, "!!! STALL: %s in %s/%s (mode %s)\n", why, run->ops->name,
+	       ut_layout_names[run->layout], run->mode->name);
 	ut_out(&cfg->sink, "  %-16s %-22s %9s %12s %5s %5s\n", "thread", "state", "for", "progress",
 	       "plan", "cpu");
 	for (int i = 0; i < run->nthreads; i++) {
@@ -73,6 +283,26 @@ static void stall_report(struct ut_run *run, uint64_t idle_ns)
 	ut_out(&cfg->sink, "  callbacks: posted %llu invoked %llu pending %llu\n",
 	       (unsigned long long)run->cb_posted, (unsigned long long)run->cb_invoked,
 	       (unsigned long long)(run->cb_posted - run->cb_invoked));
+	if (run->ops->synchronize_rcu == gpw_sync) {
+		uint64_t last = __atomic_load_n(&gpw.last_done, __ATOMIC_RELAXED);
+		uint64_t p = __atomic_load_n(&gpw.poll_since, __ATOMIC_RELAXED);
+		int n = __atomic_load_n(&gpw.nslots, __ATOMIC_RELAXED);
+		char poll[80] = "";
+
+		if (p)
+			snprintf(poll, sizeof(poll), "; a polled cookie pending for %.1f s",
+				 p < now ? (now - p) / 1e9 : 0.0);
+		ut_out(&cfg->sink, "  grace periods: last completed %.1f s ago%s\n",
+		       last < now ? (now - last) / 1e9 : 0.0, poll);
+		for (int i = 0; i < n && i < GPW_SLOTS; i++) {
+			if (__atomic_load_n(&gpw.slot[i].since, __ATOMIC_RELAXED)) {
+				char line[256];
+
+				gpw_why_wait(run, i, now, line, sizeof(line));
+				ut_out(&cfg->sink, "  waiting: %s\n", line);
+			}
+		}
+	}
 	for (int i = 0; i < __atomic_load_n(&run->nworkers, __ATOMIC_ACQUIRE); i++) {
 		/* acquire above pairs with the release publication in worker_add */
 		struct ut_worker *w = &run->workers[i];
@@ -113,7 +343,7 @@ static void stall_report(struct ut_run *run, uint64_t idle_ns)
 		r->mode_data = calloc(1, run->mode->result_size);
 	r->cb_posted = run->cb_posted;
 	r->cb_invoked = run->cb_invoked;
-	snprintf(r->note, sizeof(r->note), "no progress for %.1f s", idle_ns / 1e9);
+	snprintf(r->note, sizeof(r->note), "%s", why);
 	all = calloc((size_t)ndone + 1, sizeof(*all));
 	if (ndone)
 		memcpy(all, wd_done, (size_t)ndone * sizeof(*all));
@@ -173,6 +403,7 @@ static void *watchdog_fn(void *arg)
 {
 	struct ut_run *seen = NULL;
 	uint64_t last_sum = 0, last_change = ut_now_ns(), idle;
+	char why[256];
 
 	(void)arg;
 	while (!__atomic_load_n(&wd_stop, __ATOMIC_RELAXED)) {
@@ -192,14 +423,23 @@ static void *watchdog_fn(void *arg)
 		} else {
 			if (thr_n != wd_run->nthreads)
 				thread_reset(wd_run, now);
-			if (thread_stuck(wd_run, now, &idle))
-				stall_report(wd_run, idle);
+			if (thread_stuck(wd_run, now, &idle)) {
+				snprintf(why, sizeof(why), "no progress for %.1f s by one thread",
+					 idle / 1e9);
+				stall_report(wd_run, why);
+			}
+			/* Grace periods are judged until the stop (teardown's own
+			 * waits fall to the progress sum below). */
+			if (!ut_should_stop(wd_run) && gp_stalled(wd_run, now, why, sizeof(why)))
+				stall_report(wd_run, why);
 			sum = progress_sum(wd_run);
 			if (sum != last_sum) {
 				last_sum = sum;
 				last_change = now;
 			} else if (now - last_change >= wd_run->cfg->stall_timeout_ns) {
-				stall_report(wd_run, now - last_change);
+				snprintf(why, sizeof(why), "no progress for %.1f s",
+					 (now - last_change) / 1e9);
+				stall_report(wd_run, why);
 			}
 		}
 		pthread_mutex_unlock(&wd_lock);
@@ -226,8 +466,52 @@ void ut_watchdog_start(const struct ut_config *cfg)
 void ut_watchdog_attach(struct ut_run *run)
 {
 	pthread_mutex_lock(&wd_lock);
+	if (run)	/* the threads start now: no grace period owed before */
+		__atomic_store_n(&gpw.last_done, ut_now_ns(), __ATOMIC_RELAXED);
 	wd_run = run;
 	pthread_mutex_unlock(&wd_lock);
+}
+
+void ut_watchdog_at_stop(struct ut_run *run, bool wait_pending)
+{
+	uint64_t snap[GPW_SLOTS], p0, now = ut_now_ns();
+	int n = __atomic_load_n(&gpw.nslots, __ATOMIC_RELAXED);
+	char why[256];
+
+	if (n > GPW_SLOTS)
+		n = GPW_SLOTS;
+	/* The waits pending at the end of the duration. */
+	for (int i = 0; i < n; i++)
+		snap[i] = __atomic_load_n(&gpw.slot[i].since, __ATOMIC_RELAXED);
+	p0 = __atomic_load_n(&gpw.poll_since, __ATOMIC_RELAXED);
+	for (;;) {
+		bool pending = false;
+
+		pthread_mutex_lock(&wd_lock);
+		now = ut_now_ns();
+		if (gp_stalled(run, now, why, sizeof(why)))
+			stall_report(run, why);		/* does not return */
+		for (int i = 0; i < n; i++) {
+			/* Another value: that wait ended (a new one is not waited for). */
+			if (snap[i] && __atomic_load_n(&gpw.slot[i].since, __ATOMIC_RELAXED) != snap[i])
+				snap[i] = 0;
+			pending |= snap[i] != 0;
+		}
+		/* A pending cookie counts while no grace period completed since it. */
+		if (p0 && (__atomic_load_n(&gpw.poll_since, __ATOMIC_RELAXED) != p0 ||
+			   __atomic_load_n(&gpw.last_done, __ATOMIC_RELAXED) >= p0))
+			p0 = 0;
+		pending |= p0 != 0;
+		pthread_mutex_unlock(&wd_lock);
+		/*
+		 * Each pending wait ends or reaches --stall-timeout (gp_stalled
+		 * then reports it), so this loop lasts at most that long; a
+		 * signal ends it at once.
+		 */
+		if (!pending || !wait_pending || ut_stop_requested())
+			return;
+		ut_sleep_ns(5000000ull);
+	}
 }
 
 void ut_watchdog_stop(void)
