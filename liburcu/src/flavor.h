@@ -46,8 +46,21 @@
 # include <urcu/urcu-signal.h>
 # define URCU_FN(name)		urcu_signal_##name
 # define URCU_FLAVOR_NAME	"signal"
-# define URCU_FLAVOR_ORDER	URCU_ORDER_SIGNAL
-# define URCU_FLAVOR_GP_INIT	0UL
+# ifndef URCU_I_TSAN
+#  define URCU_FLAVOR_ORDER	URCU_ORDER_SIGNAL
+#  define URCU_FLAVOR_GP_INIT	0UL
+# else
+/*
+ * ThreadSanitizer builds only (docs/VERIFICATION.md): TSan runs a signal
+ * handler only when the thread leaves an intercepted call, so a reader
+ * blocked in pthread_mutex_lock on the registry lock, which the updater
+ * holds while it waits for the acknowledgements, never acknowledges (a
+ * deadlock seen in unit-gp_waits_reader-signal).  Readers fence
+ * themselves instead, as in mb, with fences TSan models (urcu/arch.h).
+ */
+#  define URCU_FLAVOR_ORDER	URCU_ORDER_FENCE
+#  define URCU_FLAVOR_GP_INIT	URCU_GP_FENCE
+# endif
 # define URCU_FLAVOR_IS_QSBR	0
 # define URCU_FLAVOR_IS_BP	0
 #elif defined(URCU_FLAVOR_QSBR)

@@ -82,6 +82,7 @@ static int child_main(void)
 		fails |= CHILD_GP_EARLY;
 	t_obj_kill(old);
 	t_thread_join(tid);
+	free(old);	/* no leak for valgrind's check of the child */
 	if (!h.live_at_end)
 		fails |= CHILD_OBJ_DIED;
 

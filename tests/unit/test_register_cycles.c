@@ -103,10 +103,11 @@ static void concurrent_churn(void)
 		gps++;
 	}
 	t_store(&c.stop, 1);
-	for (i = 0; i < NTHREADS; i++) {
+	for (i = 0; i < NTHREADS; i++)
 		t_thread_join(tid[i]);
+	/* After every join: a thread's slot (c->next) is not its index in tid[]. */
+	for (i = 0; i < NTHREADS; i++)
 		total += c.cycles[i];
-	}
 	tap_ok(c.bad == 0, "%s/%s: %d threads registering/unregistering under %lu grace periods "
 		"never saw a freed object (%d bad reads)", T_FLAVOR, T_MODE, NTHREADS, gps, c.bad);
 	tap_ok(gps > 0, "%s/%s: grace periods progressed during the churn", T_FLAVOR, T_MODE);

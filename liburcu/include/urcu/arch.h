@@ -44,6 +44,43 @@
 # endif
 #endif
 
+#ifdef URCU_I_TSAN
+/*
+ * ThreadSanitizer builds only (tests; production code never defines
+ * URCU_I_TSAN): TSan does not model fences (gcc even rejects
+ * atomic_thread_fence under -fsanitize=thread, and the architecture files'
+ * inline asm is invisible to it), so every barrier, the smp read/write ones
+ * included, becomes an acquire-release read-modify-write of one
+ * process-wide word.  The fences are then totally ordered and each one
+ * happens after every earlier one: at least the ordering any pair of real
+ * fences gives through the accesses around them, so TSan reports no race
+ * that a fence prevents; the price is that it cannot see a race between
+ * two threads that both fence.  The word is defined weak and exported in
+ * every object (rcu_ is the one prefix every library may export), so the
+ * program and all shared libraries bind to one copy.
+ */
+extern unsigned long rcu_i_tsan_fence_word;
+__attribute__((weak, visibility("default"))) unsigned long rcu_i_tsan_fence_word;
+
+static inline void urcu_i_tsan_fence(void)
+{
+	(void) __atomic_fetch_add(&rcu_i_tsan_fence_word, 0, __ATOMIC_ACQ_REL);
+}
+
+# undef cmm_mb
+# undef cmm_rmb
+# undef cmm_wmb
+# undef cmm_smp_mb
+# undef cmm_smp_rmb
+# undef cmm_smp_wmb
+# define cmm_mb()	urcu_i_tsan_fence()
+# define cmm_rmb()	urcu_i_tsan_fence()
+# define cmm_wmb()	urcu_i_tsan_fence()
+# define cmm_smp_mb()	urcu_i_tsan_fence()
+# define cmm_smp_rmb()	urcu_i_tsan_fence()
+# define cmm_smp_wmb()	urcu_i_tsan_fence()
+#endif
+
 #include <urcu/arch/generic.h>
 
 #endif /* URCU_ARCH_H */

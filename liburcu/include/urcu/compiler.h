@@ -26,6 +26,21 @@
  */
 #define CMM_ACCESS_ONCE(x)	(*(__volatile__ __typeof__(x) *) &(x))
 
+/*
+ * URCU_I_TSAN: this translation unit is built with ThreadSanitizer (gcc
+ * defines __SANITIZE_THREAD__, clang answers __has_feature).  Test builds
+ * only (docs/VERIFICATION.md): the barriers and CMM_LOAD/STORE_SHARED then
+ * take forms TSan models (urcu/arch.h, urcu/system.h); other builds never
+ * see a difference.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define URCU_I_TSAN 1
+#elif defined(__has_feature)
+# if __has_feature(thread_sanitizer)
+#  define URCU_I_TSAN 1
+# endif
+#endif
+
 /* Branch hints: the result is 0 or 1, so they can be used as booleans. */
 #define caa_likely(x)		__builtin_expect(!!(x), 1)
 #define caa_unlikely(x)		__builtin_expect(!!(x), 0)

@@ -21,6 +21,7 @@
 #include <urcu/compiler.h>
 #include <urcu/arch.h>
 
+#ifndef URCU_I_TSAN
 #define CMM_LOAD_SHARED(x)					\
 	__extension__ ({					\
 		cmm_smp_rmc();					\
@@ -34,5 +35,27 @@
 		cmm_smp_wmc();					\
 		urcu_i_store_shared_v;				\
 	})
+#else
+/*
+ * ThreadSanitizer builds only: TSan treats a volatile access as a plain one
+ * and would report every shared load and store as a race, so they are
+ * atomic here; acquire and release because TSan cannot pair them with the
+ * fences next to them (urcu/uatomic.h, end, says what that costs).
+ */
+#define CMM_LOAD_SHARED(x)					\
+	__extension__ ({					\
+		cmm_smp_rmc();					\
+		__atomic_load_n(&(x), __ATOMIC_ACQUIRE);	\
+	})
+
+#define CMM_STORE_SHARED(x, v)					\
+	__extension__ ({					\
+		__typeof__(x) urcu_i_store_shared_v = (v);	\
+		__atomic_store_n(&(x), urcu_i_store_shared_v,	\
+				 __ATOMIC_RELEASE);		\
+		cmm_smp_wmc();					\
+		urcu_i_store_shared_v;				\
+	})
+#endif
 
 #endif /* URCU_SYSTEM_H */

@@ -52,6 +52,52 @@ enum cmm_memorder {
 #include <urcu/uatomic/x86.h>
 #endif
 
+#ifdef URCU_I_TSAN
+/*
+ * ThreadSanitizer builds only: a locked instruction's full barrier is as
+ * invisible to TSan as a fence, so the full-barrier forms and the
+ * cmm_smp_mb__{before,after}_uatomic_* get the explicit fences of the
+ * generic file, which urcu/arch.h turns into accesses TSan models.
+ */
+# undef URCU_I_UATOMIC_RMW_FULL_BARRIER
+# undef URCU_I_UATOMIC_STORE_FULL_BARRIER
+# undef cmm_smp_mb__before_uatomic_add
+# undef cmm_smp_mb__after_uatomic_add
+# undef cmm_smp_mb__before_uatomic_sub
+# undef cmm_smp_mb__after_uatomic_sub
+# undef cmm_smp_mb__before_uatomic_inc
+# undef cmm_smp_mb__after_uatomic_inc
+# undef cmm_smp_mb__before_uatomic_dec
+# undef cmm_smp_mb__after_uatomic_dec
+# undef cmm_smp_mb__before_uatomic_and
+# undef cmm_smp_mb__after_uatomic_and
+# undef cmm_smp_mb__before_uatomic_or
+# undef cmm_smp_mb__after_uatomic_or
+#endif
+
 #include <urcu/uatomic/generic.h>
+
+#ifdef URCU_I_TSAN
+/*
+ * ThreadSanitizer builds only: TSan cannot pair a fence with the relaxed
+ * access next to it (C11's fence-to-atomic synchronisation, which the
+ * library uses throughout: "fence; relaxed store" read by an acquire load,
+ * as in wfcqueue's enqueue), so every uatomic access takes the strongest
+ * order (seq_cst: acquire for loads, release for stores, both for
+ * read-modify-writes).  TSan then checks every plain access and every
+ * object lifetime against the library's synchronisation, but not the
+ * memory orders of the atomics themselves: that is tests/model's job
+ * (docs/VERIFICATION.md).  Applies to the macros expanded after this point.
+ */
+# undef urcu_i_mo_c11
+# undef urcu_i_mo_c11_fail
+# undef uatomic_read
+# undef uatomic_set
+# define urcu_i_mo_c11(mo)		__ATOMIC_SEQ_CST
+# define urcu_i_mo_c11_fail(mo)		__ATOMIC_SEQ_CST
+# define uatomic_read(addr)		__atomic_load_n((addr), __ATOMIC_SEQ_CST)
+# define uatomic_set(addr, v)					\
+	((void) __atomic_store_n((addr), (v), __ATOMIC_SEQ_CST))
+#endif
 
 #endif /* URCU_UATOMIC_H */

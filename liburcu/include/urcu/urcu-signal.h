@@ -19,7 +19,13 @@
 #include <signal.h>
 
 #define URCU_I_FLAVOR(name) urcu_signal_##name
+#include <urcu/compiler.h>
+#ifndef URCU_I_TSAN
 #define URCU_I_READER_MAY_FENCE 0
+#else
+/* ThreadSanitizer builds only: readers fence as mb's do (liburcu/src/flavor.h). */
+#define URCU_I_READER_MAY_FENCE 1
+#endif
 #include <urcu/static/urcu-flavor-api.h>
 #include <urcu/static/urcu-reader.h>
 #undef URCU_I_FLAVOR
@@ -35,6 +41,11 @@ extern "C" {
 #define SIGRCU SIGUSR1
 #endif
 
+/* The inline quiescent_state, thread_offline, thread_online (below). */
+static inline void urcu_signal_i_qsbr_only_noop(void)
+{
+}
+
 #ifdef __cplusplus
 }
 #endif
@@ -48,6 +59,10 @@ extern "C" {
 #define urcu_signal_read_lock		urcu_signal_i_read_lock
 #define urcu_signal_read_unlock		urcu_signal_i_read_unlock
 #define urcu_signal_read_ongoing		urcu_signal_i_read_ongoing
+/* qsbr-only operations, no-ops in this flavor: nothing to call. */
+#define urcu_signal_quiescent_state	urcu_signal_i_qsbr_only_noop
+#define urcu_signal_thread_offline	urcu_signal_i_qsbr_only_noop
+#define urcu_signal_thread_online	urcu_signal_i_qsbr_only_noop
 #endif
 
 /* liburcu's other spellings: _urcu_signal_read_lock, rcu_read_lock_sig, ... */

@@ -72,7 +72,12 @@
  */
 static inline void *urcu_i_deref_volatile(void *const volatile *pp)
 {
+#ifndef URCU_I_TSAN
 	void *p = *pp;
+#else
+	/* ThreadSanitizer builds only: TSan treats volatile as plain. */
+	void *p = __atomic_load_n(pp, __ATOMIC_ACQUIRE);
+#endif
 
 	cmm_smp_read_barrier_depends();
 	return p;
