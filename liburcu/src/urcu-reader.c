@@ -128,8 +128,20 @@ static void do_register(struct urcu_i_reader *r, bool lazy)
 		seed_order[seed_count++] = r;
 #endif
 	URCU_FN(i_unlock)(&reg->lock);
-	if (exit_key_ready)
-		(void) pthread_setspecific(exit_key, r);
+	if (exit_key_ready) {
+		int ret = pthread_setspecific(exit_key, r);
+
+		/*
+		 * Without the key the record would stay linked after the
+		 * thread exits.  glibc allocates the slots of keys past its
+		 * 32nd, so this can run out of memory; a void call can only
+		 * report that by dying (tests/faults/test_faults_register.c).
+		 */
+		if (ret)
+			urcu_common_die(lazy ? "rcu_read_lock" : "rcu_register_thread",
+				"cannot set up the thread's unregistration at exit: %s",
+				strerror(ret));
+	}
 }
 
 static void do_unregister(struct urcu_i_reader *r)

@@ -5,7 +5,8 @@
  * "urcu: start_poll_synchronize_rcu: cannot create the grace-period thread:
  * <strerror>" and aborts (it returns a cookie, there is no error to return).
  * The child times out instead of hanging if the library ever waited for a
- * helper that does not exist.
+ * helper that does not exist.  Then, without a fault, the helper starts and
+ * a cookie completes.
  */
 #include <errno.h>
 #include <unistd.h>
@@ -19,14 +20,22 @@ static void poll_no_thread(void)
 	(void) T_FN(start_poll_synchronize_rcu)();
 }
 
-/* Creation works the second time: a later cookie completes. */
-static void poll_then_works(void)
+/* Without a fault the helper starts and a cookie completes (bounded wait). */
+static void poll_works(void)
 {
-	struct urcu_gp_poll_state s = T_FN(start_poll_synchronize_rcu)();
+	struct urcu_gp_poll_state s;
+	unsigned long long t0 = t_now_ns();
+	int done = 0;
 
-	while (!T_FN(poll_state_synchronize_rcu)(s))
+	fi_fail_thread(1 << 30, 1, 0);		/* count only */
+	s = T_FN(start_poll_synchronize_rcu)();
+	tap_ok(fi_thread_calls() == 1, "start_poll_synchronize_rcu: the first call starts the helper (%d threads)",
+		fi_thread_calls());
+	fi_disarm();
+	while (!(done = T_FN(poll_state_synchronize_rcu)(s)) && t_ms_since(t0) < 5000)
 		t_sleep_ms(1);
-	_exit(0);
+	tap_ok(done, "start_poll_synchronize_rcu: the cookie completes without a fault (%.1f ms)",
+		t_ms_since(t0));
 }
 
 int main(void)
@@ -37,6 +46,6 @@ int main(void)
 	faults_expect_death(poll_no_thread,
 		"urcu: start_poll_synchronize_rcu: cannot create the grace-period thread: Resource temporarily unavailable",
 		"start_poll_synchronize_rcu, pthread_create failing");
-	(void) poll_then_works;
+	poll_works();
 	return tap_done();
 }
