@@ -39,7 +39,8 @@
  * path is recorded at retirement, so a reused object is attributed too).
  *
  * Readers nest 1-3 deep, dereference at every level, linger at random
- * (mostly nothing, sometimes microseconds, now and then up to 2 ms asleep),
+ * (mostly nothing, sometimes microseconds, now and then asleep or held
+ * across a retirement),
  * and check what they hold after each inner unlock and at the outermost
  * one.  At the innermost level they sometimes post a call_rcu callback
  * (which must not run before the outermost unlock: reader_cb_early) or take
@@ -51,9 +52,12 @@
  * A churn thread starts short-lived reader threads (1 or 2 at a time, a few
  * to 20 ms each) that register (bp: register lazily on their first read
  * lock and leave it to thread exit), read like the readers, and unregister;
- * it reads itself meanwhile.  With the updater and the fake updaters also
- * reading, a grace period that skips one registry position, wherever it
- * lies, skips a checking reader.
+ * it reads itself meanwhile.  The updater, the fake updaters, the controller
+ * (between hook) and the library's registered threads (from this mode's
+ * callbacks and defer functions) read too, so a grace period that skips one
+ * registry position, wherever it lies, skips a checking reader.  Some
+ * sections hold an object across its retirement (rd_hold_across), the
+ * window in which such a grace period frees it.
  *
  * Fake updaters time synchronize_rcu and now and then check that
  * rcu_barrier waited for their callbacks.  The pipeline-age histogram
@@ -140,6 +144,9 @@ struct stress {
 	uint64_t gps;			/* relaxed: synchronize_rcu returns (age histogram) */
 	uint64_t retired[P_COUNT];	/* relaxed atomics */
 	uint64_t freed[P_COUNT];
+	struct xrd *xrds;		/* under lock: the controller's and the library threads' */
+	unsigned int nxrds;
+	struct xrd *ctl;		/* the controller's (between hook) */
 };
 
 /* Freed objects rest this long (in count) before reuse, to catch late readers. */
@@ -251,21 +258,27 @@ static void gp_done(struct stress *st)
 	__atomic_add_fetch(&st->gps, 1, __ATOMIC_RELAXED);
 }
 
+static void lib_thread_read(struct ut_run *run);
+
 static void free_cb(struct rcu_head *head)
 {
 	struct obj *o = caa_container_of(head, struct obj, cb.head);
 	struct ut_run *run = o->run;
 
-	if (ut_cb_begin(run, &o->cb))
+	if (ut_cb_begin(run, &o->cb)) {
 		obj_free(run, o, P_CALL_RCU);
+		lib_thread_read(run);
+	}
 	ut_cb_end(run);
 }
 
 static void defer_fn(void *p)
 {
 	struct obj *o = p;
+	struct ut_run *run = o->run;
 
-	obj_free(o->run, o, P_DEFER);
+	obj_free(run, o, P_DEFER);
+	lib_thread_read(run);
 }
 
 /* ---- readers: one context per reading thread (churn threads included) ---- */
@@ -360,9 +373,29 @@ static void rd_fail(struct rd *r, int path)
 }
 
 /*
+ * Hold across a retirement: sleep until an object this reader holds is
+ * retired (at most wait_ns), then between a quarter of after_ns and after_ns
+ * more.  The grace period behind the
+ * retirement must wait for this reader, so one that skips it (wherever its
+ * registry position) frees the object within that window.
+ */
+static void rd_hold_across(struct rd *r, uint64_t wait_ns, uint64_t after_ns)
+{
+	uint64_t deadline = ut_now_ns() + wait_ns;
+	struct obj *o = NULL;
+
+	for (int i = r->nheld - 1; i >= 0 && !o; i--)
+		o = r->held[i].o;
+	while (o && !__atomic_load_n(&o->state, __ATOMIC_RELAXED) && ut_now_ns() < deadline)
+		ut_sleep_ns(100000);
+	ut_sleep_ns(after_ns / 4 + ut_rng_below(r->rng, after_ns - after_ns / 4));
+}
+
+/*
  * Linger inside a section: mostly not at all, sometimes 0.2-20 us of spin,
- * now and then 20 us - 2 ms asleep (a grace period that ends early has time
- * to show).  --read-delay replaces it by a fixed spin at the innermost level.
+ * now and then 20-200 us asleep or held across a retirement (a grace period
+ * that ends early has time to show).  --read-delay replaces it by a fixed
+ * spin at the innermost level.
  */
 static void rd_linger(struct rd *r, bool innermost)
 {
@@ -386,7 +419,7 @@ static void rd_linger(struct rd *r, bool innermost)
 	else if (pick < 99)
 		ut_sleep_ns(20000 + span % 180000);
 	else
-		ut_sleep_ns(200000 + span % 1800000);
+		rd_hold_across(r, 3000000, 2000000);
 }
 
 /* Dereference every slot; record what was found. */
@@ -463,6 +496,19 @@ static void rd_release(struct rd *r)
 }
 
 /*
+ * Last check inside the outermost section, before its unlock.  qsbr's
+ * section goes on until the next quiescent state: rd_step or rd_quiesce
+ * drops the references then; the other flavors drop them here.
+ */
+static void rd_section_end(struct rd *r)
+{
+	if (r->ops->is_qsbr)
+		rd_verify(r, false);
+	else
+		rd_release(r);
+}
+
+/*
  * One outermost read-side section, nested 1-3 deep: dereference at every
  * level, sometimes post a callback or take a cookie at the innermost one,
  * check after every inner unlock and before the outermost one.
@@ -501,14 +547,7 @@ static void rd_section(struct rd *r)
 	}
 	if (pr || polled)
 		ut_sleep_ns(100000 + ut_rng_below(r->rng, 900000));
-	/*
-	 * Last check inside the outermost section.  qsbr's section goes on
-	 * until the next quiescent state: rd_step drops the references then.
-	 */
-	if (ops->is_qsbr)
-		rd_verify(r, false);
-	else
-		rd_release(r);
+	rd_section_end(r);
 	if (pr && __atomic_load_n(&pr->ran, __ATOMIC_RELAXED))
 		ut_count(&r->mode_errors[E_READER_CB], 1);
 	if (polled) {
@@ -583,6 +622,109 @@ static void *stress_reader(struct ut_thread *t)
 	rd_quiesce(&r);
 	ut_thread_end(t);
 	return NULL;
+}
+
+/*
+ * ---- readers in threads the mode does not own ----
+ *
+ * The controller (registered by run.c) and the library's registered threads
+ * (call_rcu workers, the defer thread) hold registry positions too; a grace
+ * period that skipped one of them would go unseen if they never read.  So
+ * the controller reads for 10-30 ms at each tick (between), and now and
+ * then a call_rcu callback or defer function holds a section across a
+ * retirement (rd_hold_across) in the thread that runs it (a registered reader, online
+ * for qsbr while it runs callbacks).  Each thread gets a context of its own,
+ * listed in the run's state and folded into the result at the end.
+ */
+struct xrd {
+	struct rd r;
+	struct ut_rng rng;
+	struct stress_counts c;
+	uint64_t errors[UT_ERR_COUNT];
+	uint64_t mode_errors[UT_MODE_MAX_ERRORS];
+	uint64_t reads;
+	uint64_t next_ns;	/* lib_thread_read: the next section's earliest start */
+	struct xrd *next;
+};
+
+static struct xrd *xrd_new(struct ut_run *run)
+{
+	struct stress *st = stress_of(run);
+	struct xrd *x = calloc(1, sizeof(*x));
+	unsigned int serial;
+
+	if (!x)
+		return NULL;
+	pthread_mutex_lock(&st->lock);
+	x->next = st->xrds;
+	st->xrds = x;
+	serial = st->nxrds++;
+	pthread_mutex_unlock(&st->lock);
+	ut_rng_seed(&x->rng, run->cfg->seed, 0x6362000000ull + serial);
+	rd_init(&x->r, run, NULL, &x->rng, &x->c, x->errors, x->mode_errors, &x->reads);
+	return x;
+}
+
+/* This thread's context for run (a library thread outlives a run). */
+static __thread struct xrd *lib_xrd;
+static __thread unsigned int lib_xrd_generation;
+
+/*
+ * Now and then (20-60 ms apart while callbacks come), one outermost section
+ * held across a retirement: up to 4 ms waiting for it, then 1-4 ms more.
+ */
+static void lib_thread_read(struct ut_run *run)
+{
+	const struct ut_flavor_ops *ops = run->ops;
+	struct xrd *x = lib_xrd;
+	uint64_t now;
+
+	if (!x || lib_xrd_generation != run->generation) {
+		x = xrd_new(run);
+		if (!x)
+			return;
+		lib_xrd = x;
+		lib_xrd_generation = run->generation;
+	}
+	now = ut_now_ns();
+	if (now < x->next_ns)
+		return;
+	x->next_ns = now + 20000000 + ut_rng_below(&x->rng, 40000000);
+	ops->read_lock();
+	rd_hold(&x->r);
+	rd_hold_across(&x->r, 4000000, 4000000);
+	rd_release(&x->r);
+	ops->read_unlock();
+	ut_count(&x->c.depth[1], 1);
+	ut_count(&x->reads, 1);
+}
+
+static void stress_between(struct ut_run *run, uint64_t elapsed_ns)
+{
+	const struct ut_flavor_ops *ops = run->ops;
+	struct xrd *x = stress_of(run)->ctl;
+	uint64_t until;
+
+	(void)elapsed_ns;
+	if (!x)
+		return;
+	until = ut_now_ns() + 10000000 + ut_rng_below(&x->rng, 20000000);
+	/* run.c keeps a qsbr controller offline between its calls. */
+	if (ops->is_qsbr)
+		ops->thread_online();
+	while (ut_now_ns() < until && !ut_should_stop(run)) {
+		rd_step(&x->r);
+		if (!ut_rng_below(&x->rng, 64)) {
+			ops->read_lock();
+			rd_hold(&x->r);
+			rd_hold_across(&x->r, 4000000, 4000000);
+			rd_section_end(&x->r);
+			ops->read_unlock();
+		}
+	}
+	rd_quiesce(&x->r);
+	if (ops->is_qsbr)
+		ops->thread_offline();
 }
 
 /* ---- churn: short-lived readers ---- */
@@ -949,6 +1091,9 @@ static int stress_setup(struct ut_run *run)
 	run->mode_data = st;
 	st->nslots = run->cfg->fake_updaters > 0 ? 2 : 1;
 	st->lazy_bp = !strcmp(run->ops->name, "bp");
+	st->ctl = xrd_new(run);
+	if (!st->ctl)
+		return -1;
 	for (int s = 0; s < st->nslots; s++) {
 		st->slot[s] = obj_get(run);
 		if (!st->slot[s])
@@ -969,6 +1114,23 @@ static void stress_finish(struct ut_run *run)
 
 		for (size_t k = 0; k < sizeof(*sum) / sizeof(uint64_t); k++)
 			d[k] += s[k];
+	}
+	/* The library threads are idle: the drain's rcu_barrier ordered their work before us. */
+	while (st->xrds) {
+		struct xrd *x = st->xrds;
+		const uint64_t *s = (const uint64_t *)&x->c;
+		uint64_t *d = (uint64_t *)sum;
+
+		for (size_t k = 0; k < sizeof(*sum) / sizeof(uint64_t); k++)
+			d[k] += __atomic_load_n(&s[k], __ATOMIC_RELAXED);
+		for (int e = 0; e < UT_ERR_COUNT; e++)
+			run->res->errors[e] += __atomic_load_n(&x->errors[e], __ATOMIC_RELAXED);
+		for (int e = 0; e < UT_MODE_MAX_ERRORS; e++)
+			run->res->mode_errors[e] += __atomic_load_n(&x->mode_errors[e],
+								    __ATOMIC_RELAXED);
+		run->res->reads += __atomic_load_n(&x->reads, __ATOMIC_RELAXED);
+		st->xrds = x->next;
+		free(x);
 	}
 	for (int p = 0; p < P_COUNT; p++) {
 		sum->retired[p] = __atomic_load_n(&st->retired[p], __ATOMIC_RELAXED);
@@ -1105,6 +1267,7 @@ const struct ut_mode_ops ut_mode_stress = {
 	.result_size = sizeof(struct stress_counts),
 	.setup = stress_setup,
 	.thread_fn = stress_thread,
+	.between = stress_between,
 	.finish = stress_finish,
 	.stat_line = stress_stat,
 	.report = stress_report,
