@@ -45,8 +45,9 @@ STATIC_TESTS = re.compile(r'^(public-headers|exported-symbols|flavor-name-lists|
                           r'wfcqueue-|callrcu-multiflavor|multiflavor-)')
 
 # What each bug breaks, the flavors to build, urcutorture's runs (mode,
-# flavor, extra arguments) and the default suites to run (plus the
-# torture-short run of each flavor, 'urcutorture-FLAVOR').
+# flavor, extra arguments).  The tests run are those of DEFAULT_SUITES
+# plus the torture-short runs of each flavor, 'urcutorture-FLAVOR' and
+# 'urcutorture-litmus-FLAVOR'.
 BUGS = {
     'skip-wait': dict(
         breaks='synchronize_rcu waits for every pre-existing reader (it returns at once)',
@@ -93,6 +94,12 @@ BUGS = {
         flavors=['mb'], runs=[('litmus', 'mb', []), ('stress', 'mb', [])]),
 }
 DEFAULT_SUITES = ['unit', 'callrcu']
+ALL_FLAVORS = ['memb', 'mb', 'qsbr', 'bp', 'signal']
+
+
+def build_flavors(flavors):
+    """The flavors to configure: memb always (tests/cds needs it)."""
+    return flavors if 'memb' in flavors else ['memb'] + flavors
 
 
 def catalogue_names():
@@ -138,8 +145,11 @@ def wanted_tests(bdir, flavors):
         suites = [s.split(':')[-1] for s in t['suite']]
         name = t['name']
         keep = any(s in DEFAULT_SUITES for s in suites) and not STATIC_TESTS.match(name)
-        keep = keep or ('torture-short' in suites and name in ['urcutorture-' + f for f in flavors])
-        if not keep:
+        keep = keep or ('torture-short' in suites and name in
+                        ['urcutorture-' + f for f in flavors]
+                        + ['urcutorture-litmus-' + f for f in flavors])
+        named = [f for f in ALL_FLAVORS if f in name.split('-')]
+        if not keep or (named and not set(named) & set(flavors)):
             continue
         outs = []
         for dep in t.get('depends', []):
@@ -155,7 +165,7 @@ def configure_and_build(args, name, flavors, with_tests):
     if not os.path.exists(os.path.join(bdir, 'build.ninja')):
         if os.path.exists(bdir):
             shutil.rmtree(bdir)
-        opts = ['-Dflavors=' + ','.join(flavors), '-Dman=false']
+        opts = ['-Dflavors=' + ','.join(build_flavors(flavors)), '-Dman=false']
         if name != 'none':
             opts.append('-Dseeded_bug=' + name)
         rc, out = sh(['meson', 'setup', bdir, args.source] + opts)
