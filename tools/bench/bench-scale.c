@@ -23,7 +23,11 @@
  *   while another thread of the process spins on the other CPU (both
  *   pinned): the cross-CPU IPI that bounds a memb/bp grace period from
  *   below.  -m floor-same: the spinner on the caller's own CPU (no IPI).
- *   Prints floor.membarrier.p50 (or floor.membarrier_same.p50) in us.
+ *   -m floor-all: one spinner on every other CPU the process may use (the
+ *   floor of a grace period with a reader on every CPU; the same as -m
+ *   floor on 2 CPUs).
+ *   Prints floor.membarrier.p50 (floor.membarrier_same.p50,
+ *   floor.membarrier_all.p50) in us, and floor.membarrier_all.cpus.
  *   Nothing of RCU is used; both builds print the same thing, which makes
  *   this row an A/A check of the run as well.
  */
@@ -206,23 +210,32 @@ static void *spinner(void *arg)
 	return NULL;
 }
 
-static void run_floor(const struct bench_opts *o, int same_cpu)
+/* @which: 0 one spinner on the reader CPU, 1 on our own CPU, 2 on every other CPU. */
+static void run_floor(const struct bench_opts *o, int which)
 {
+	static const char *const names[] = {
+		"floor.membarrier.p50", "floor.membarrier_same.p50", "floor.membarrier_all.p50",
+	};
 	long max = o->quick ? 500 : 2000;
 	uint64_t *lat = bench_xmalloc(sizeof(*lat) * (size_t) max);
-	int slot = same_cpu ? BENCH_CPU_UPDATER : BENCH_CPU_READER;
-	pthread_t tid;
+	int nspin = which == 2 ? (bench_nr_cpus() > 1 ? bench_nr_cpus() - 1 : 1) : 1;
+	int *slots = bench_xmalloc(sizeof(*slots) * (size_t) nspin);
+	pthread_t *tids = bench_xmalloc(sizeof(*tids) * (size_t) nspin);
 
 	if (syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0)) {
-		bench_skip(same_cpu ? "floor.membarrier_same.p50" : "floor.membarrier.p50",
-			   "membarrier private expedited unavailable");
+		bench_skip(names[which], "membarrier private expedited unavailable");
 		free(lat);
+		free(slots);
+		free(tids);
 		return;
 	}
 	bench_pin(BENCH_CPU_UPDATER);
 	spin_stop = 0;
-	if (pthread_create(&tid, NULL, spinner, &slot))
-		bench_die("pthread_create failed");
+	for (int k = 0; k < nspin; k++) {
+		slots[k] = which == 1 ? BENCH_CPU_UPDATER : BENCH_CPU_READER + k;
+		if (pthread_create(&tids[k], NULL, spinner, &slots[k]))
+			bench_die("pthread_create failed");
+	}
 	bench_sleep_until_ns(bench_now_ns() + 20 * 1000 * 1000);
 	for (long i = 0; i < max; i++) {
 		uint64_t t0 = bench_now_ns();
@@ -232,11 +245,15 @@ static void run_floor(const struct bench_opts *o, int same_cpu)
 		lat[i] = bench_now_ns() - t0;
 	}
 	spin_stop = 1;
-	pthread_join(tid, NULL);
+	for (int k = 0; k < nspin; k++)
+		pthread_join(tids[k], NULL);
 	bench_sort_u64(lat, (size_t) max);
-	bench_metric(same_cpu ? "floor.membarrier_same.p50" : "floor.membarrier.p50",
-		     (double) bench_percentile_u64(lat, (size_t) max, 50) / 1e3, "us");
+	bench_metric(names[which], (double) bench_percentile_u64(lat, (size_t) max, 50) / 1e3, "us");
+	if (which == 2)
+		bench_metric("floor.membarrier_all.cpus", (double) nspin, "count");
 	free(lat);
+	free(slots);
+	free(tids);
 }
 
 int main(int argc, char **argv)
@@ -257,6 +274,8 @@ int main(int argc, char **argv)
 		run_floor(&o, 0);
 	else if (!strcmp(mode, "floor-same"))
 		run_floor(&o, 1);
+	else if (!strcmp(mode, "floor-all"))
+		run_floor(&o, 2);
 	else
 		bench_die("unknown mode %s", mode);
 	return 0;

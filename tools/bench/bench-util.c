@@ -119,6 +119,11 @@ void bench_pin_init(void)
 			nr_allowed_cpus);
 }
 
+int bench_nr_cpus(void)
+{
+	return nr_allowed_cpus > 0 ? nr_allowed_cpus : 1;
+}
+
 void bench_pin(int slot)
 {
 	cpu_set_t set;

@@ -47,6 +47,8 @@ void bench_sleep_until_ns(uint64_t deadline);
  */
 void bench_pin_init(void);
 void bench_pin(int slot);
+/* How many CPUs bench_pin_init() found (at least 1). */
+int bench_nr_cpus(void);
 
 /* Sorts @v in place; then percentile (nearest rank) and mean. */
 void bench_sort_u64(uint64_t *v, size_t n);

@@ -126,6 +126,10 @@ RUNS += [
 RUNS += [
     ("scale-memb", ["-m", "floor"], 1, ["floor.membarrier.p50"]),
     ("scale-memb", ["-m", "floor-same"], 1, ["floor.membarrier_same.p50"]),
+    # a spinner on every other CPU: the floor with a reader on each CPU
+    # (docs/PERFORMANCE.md; equal to the first row on 2 CPUs)
+    ("scale-memb", ["-m", "floor-all"], 1, ["floor.membarrier_all.p50",
+                                           "floor.membarrier_all.cpus"]),
 ]
 IDLE_SIZES = (1, 16, 256, 1024)
 for _n in IDLE_SIZES:
@@ -155,7 +159,7 @@ AA_RUNS = [
 # Rows that describe the run rather than measure the library (how much CPU
 # the reader had, sample counts, ...): no noise floor, no "vs liburcu".
 DIAGNOSTIC_SUFFIXES = (".reader_cpu", ".samples", ".disturbed", ".rq_wait.p99", ".stalls",
-                       ".threads", ".max_backlog", ".gps")
+                       ".threads", ".max_backlog", ".gps", ".cpus")
 
 
 def is_diagnostic(metric):
@@ -698,7 +702,7 @@ def planned_breakdown(opts, rounds):
             runs.append(("breakdown-" + fl, ["-q"] if opts.quick else [], "ours",
                          estimate_s("breakdown-" + fl, [], opts.quick)))
             runs.append(("sync-" + fl, [], "ours", estimate_s("sync-" + fl, [], opts.quick)))
-        for mode in ("floor", "floor-same"):
+        for mode in ("floor", "floor-same", "floor-all"):
             runs.append(("scale-memb", ["-m", mode], "ours", estimate_s("scale-memb", ["-m", mode],
                                                                        opts.quick)))
     return runs
@@ -819,7 +823,8 @@ def run_breakdown(opts, rounds, build, exes, failures):
                     keep(fl, "prod.p50", out, "sync.%s.p50" % fl)
         if exes.get("scale-memb"):
             for mode, metric in (("floor", "floor.membarrier.p50"),
-                                 ("floor-same", "floor.membarrier_same.p50")):
+                                 ("floor-same", "floor.membarrier_same.p50"),
+                                 ("floor-all", "floor.membarrier_all.p50")):
                 out, err = run_one(exes["scale-memb"], ["-m", mode] + extra)
                 if out is None:
                     failures.append("scale-memb -m %s (round %d): %s" % (mode, rnd + 1, err))
@@ -866,8 +871,17 @@ def run_breakdown(opts, rounds, build, exes, failures):
     floor = med("floor", "floor.membarrier.p50")
     same = med("floor", "floor.membarrier_same.p50")
     rows.append(["membarrier floor, reader CPU (cross-CPU IPI)"] + [cell(floor) for fl in flv])
+    rows.append(["membarrier floor, a spinner on every other CPU"] +
+                [cell(med("floor", "floor.membarrier_all.p50")) for fl in flv])
     rows.append(["production p50 / floor"] +
                 [cell(med(fl, "prod.p50") / floor, "x") if floor and med(fl, "prod.p50")
+                 else "-" for fl in flv])
+    rows.append(["B1 (order) p50 / floor"] +
+                [cell(med(fl, "order") / floor, "x") if floor and med(fl, "order") is not None
+                 else "-" for fl in flv])
+    rows.append(["all but B1: traced mean - B1 mean"] +
+                [cell(med(fl, "sum_mean") - med(fl, "order.mean"))
+                 if med(fl, "sum_mean") is not None and med(fl, "order.mean") is not None
                  else "-" for fl in flv])
     rows.append(["traced p50 / floor"] +
                 [cell(med(fl, "sync.p50") / floor, "x") if floor and med(fl, "sync.p50")
