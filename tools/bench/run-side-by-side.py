@@ -966,6 +966,57 @@ def print_plan(opts, rounds):
         print("  %-45s %3d processes  ~%5.1f s" % (key.strip(), n, t))
 
 
+def self_test():
+    """--self-test: the noise and verdict logic on made-up figures (TAP)."""
+    checks = []
+
+    def check(ok, what):
+        checks.append((bool(ok), what))
+
+    res = {"ours": {}, "liburcu": {}, "ours2": {},
+           "aa_spread": {"sync.memb.p50": [1.02, 1.08], "sync.memb.p99": [1.5, 1.2],
+                         "read.memb.inline": [1.01], "sync.memb.reader_cpu": [3.0]}}
+    per_metric, per_class = compute_noise(res)
+    check(abs(per_metric["sync.memb.p50"] - 1.08) < 1e-9, "a metric's floor is its largest spread")
+    check(per_metric["read.memb.inline"] == MIN_NOISE, "a floor is never below MIN_NOISE")
+    check("sync.memb.reader_cpu" not in per_metric, "diagnostic rows get no floor")
+    check(per_class["grace periods, p99"] == 1.5 and per_class["grace periods, central"] == 1.08,
+          "p99 and central figures have separate class floors")
+    noise = (per_metric, per_class)
+    check(versus("sync.memb.p50", 1.05, "us", noise).startswith("within noise"),
+          "a ratio inside the floor is within noise")
+    check(versus("sync.memb.p50", 1 / 1.05, "us", noise).startswith("within noise"),
+          "so is its inverse")
+    check(versus("sync.memb.p50", 1.2, "us", noise).startswith("worse"),
+          "a larger latency ratio is worse")
+    check(versus("sync4.memb.gps", 1.2, "gp/s", noise).startswith("better"),
+          "a larger rate ratio is better")
+    check(versus("sync.bp.p50", 0.5, "us", noise) == "better (+-8%*)",
+          "a metric without A/A takes its class floor, marked *")
+    check(versus("sync.bp.p99", 1.4, "us", noise).startswith("within noise (+-50%*)"),
+          "a p99 takes the p99 floor")
+    check(versus("cblat.memb.p50", 1.05, "us", noise).startswith("within noise (+-8%*)"),
+          "a family without A/A takes the largest central floor")
+    check(versus("sync.memb.reader_cpu", 2.0, "%", noise) == "-", "no verdict on diagnostic rows")
+    check(verdict("churn.memb.rate", 0.97, 1.0, noise)[1] == "meets (within noise)",
+          "a no-worse-than-liburcu target is met within noise")
+    check(verdict("churn.memb.rate", 0.8, 1.0, noise)[1] == "misses",
+          "and missed outside it")
+    check(verdict("sync.memb.p50", 0.57, 1.0, noise)[1] == "misses (within noise of the target)",
+          "a miss inside the noise of the target says so")
+    check(verdict("sync.memb.p50", 0.40, 1.0, noise)[1] == "meets", "a clear meet is plain")
+    # the issue's time budgets, on the plan (a quiet machine's estimates)
+    for quick, rounds, budget in ((False, 3, 600.0), (True, 1, 60.0)):
+        o = argparse.Namespace(only=None, data_structures=False, quick=quick, breakdown=False)
+        total = plan_summary(planned_runs(o, rounds), 2 * len(selected_binaries(o)))[0]
+        check(total <= budget, "planned %s run %.0f s <= %.0f s"
+              % ("--quick" if quick else "full", total, budget))
+    print("1..%d" % len(checks))
+    for i, (ok, what) in enumerate(checks, 1):
+        print("%s %d - %s" % ("ok" if ok else "not ok", i, what))
+    return 0 if all(ok for ok, _ in checks) else 1
+
+
 def main():
     ap = argparse.ArgumentParser(description="Benchmarks this project's RCU core against "
                                  "Debian's liburcu, same source, same run.")
@@ -988,6 +1039,8 @@ def main():
     ap.add_argument("--cc", default="gcc", help="C compiler (default gcc)")
     ap.add_argument("--no-rebuild", action="store_true",
                     help="do not bring the build directory's libraries up to date first")
+    ap.add_argument("--self-test", action="store_true",
+                    help="check the noise-floor and verdict logic on made-up figures (TAP)")
     ap.add_argument("--plan", action="store_true",
                     help="print the runs this command would make and their estimated time, "
                     "run nothing")
@@ -1000,6 +1053,8 @@ def main():
     opts = ap.parse_args()
     rounds = opts.rounds or (1 if opts.quick else 3)
     sys.stdout.reconfigure(line_buffering=True)
+    if opts.self_test:
+        return self_test()
     if opts.plan:
         print_plan(opts, rounds)
         return 0
