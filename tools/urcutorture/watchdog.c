@@ -10,22 +10,30 @@
  * so a hung grace period never turns into a silent CI timeout.
  *
  * Grace-period waits are watched on their own: run->ops is a copy of the
- * flavor's table whose synchronize_rcu, rcu_barrier, start_poll and
- * poll_state note, per calling thread, since when it waits, and when a
- * grace period last completed.  A wait as old as --stall-timeout, or a
- * polled cookie pending that long with no grace period completed meanwhile,
- * is a stall during the run; and at the end of the duration the controller
- * (ut_watchdog_at_stop) lets the workload go on until the waits pending at
- * that moment end, reporting a stall if one reaches --stall-timeout first.
- * So grace periods that stop completing are caught even when teardown
- * (readers stopping, unregistering) would later let them finish.  The times
- * are heuristics read with relaxed atomics: nothing orders with them.
+ * flavor's table whose synchronize_rcu and rcu_barrier bump a per-thread
+ * sequence number on the way in and out (odd: waiting), and whose
+ * start_poll and poll_state count cookies taken and seen complete.  The
+ * wrappers do nothing else (no clock, no locked instruction), so they do
+ * not change the windows the litmus and stress modes race in; the sampler
+ * (gpw_sample, under wd_lock, every 50 ms and during the stop check) turns
+ * the changes it sees into times: since when each thread waits, when a grace
+ * period last completed, since when a cookie is pending.  Those times are
+ * late by at most one sample, so waits look shorter than they are, never
+ * longer.  A wait as old as --stall-timeout, or a polled cookie pending
+ * that long with no grace period completed meanwhile, is a stall during the
+ * run; and at the end of the duration the controller (ut_watchdog_at_stop)
+ * lets the workload go on until the waits pending at that moment end,
+ * reporting a stall if one reaches --stall-timeout first.  So grace periods
+ * that stop completing are caught even when teardown (readers stopping,
+ * unregistering) would later let them finish.  The counters are heuristics
+ * read with relaxed atomics: nothing orders with them.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
+
+#include <urcu/compiler.h>
 
 #include "ut.h"
 
@@ -43,14 +51,9 @@ static bool wd_started;
 
 #define GPW_SLOTS	256	/* threads timed per combination; more go untimed */
 
-/*
- * One thread's wait: written by that thread, read by the watchdog.  A line
- * each, and no locked instruction or full clock read on the way into or out
- * of synchronize_rcu: the wrappers must not widen or narrow the windows the
- * litmus and stress modes race in.
- */
+/* One thread's waits: written by that thread only, a cache line each. */
 struct gpw_slot {
-	uint64_t since;		/* start of the wait in progress, 0: none */
+	unsigned long seq;	/* +1 entering a wait, +1 leaving it: odd = waiting */
 	const char *what;	/* "synchronize_rcu" or "rcu_barrier" */
 	pthread_t thread;	/* 0 until set */
 } __attribute__((aligned(64)));
@@ -60,37 +63,30 @@ static struct {
 	const struct ut_flavor_ops *real;	/* the flavor's own table */
 	unsigned int gen;			/* bumped per combination */
 	int nslots;				/* slots handed out (may exceed GPW_SLOTS) */
-	uint64_t last_done __attribute__((aligned(64)));	/* a grace period last
-				 * completed (or the run began) */
-	uint64_t poll_since;	/* the oldest polled cookie not known complete, 0: none */
+	/* Cookies taken / seen complete: racy increments by any thread, read
+	 * only as "it changed". */
+	unsigned long polls_started __attribute__((aligned(64)));
+	unsigned long polls_done;
 } gpw;
+
+/* What the sampler made of them (wd_lock). */
+static struct {
+	unsigned long seq[GPW_SLOTS];	/* the slot's seq at the last sample */
+	uint64_t since[GPW_SLOTS];	/* the wait in progress was first seen */
+	unsigned long polls_started, polls_done;
+	uint64_t last_done;		/* a completion was first seen (or the run began) */
+	uint64_t poll_since;		/* a cookie not known complete was first seen, 0: none */
+} gps;
 
 /* The calling thread's slot and the combination it belongs to. */
 static __thread unsigned int gpw_my_gen;
 static __thread int gpw_my_slot = -1;
 
-/*
- * A cheap clock for the wrappers: the coarse monotonic clock (the vDSO reads
- * it without a fence or a TSC read), at most a few ms behind ut_now_ns(),
- * which only makes a wait look that much longer.
- */
-static uint64_t gpw_now(void)
-{
-#ifdef CLOCK_MONOTONIC_COARSE
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-#else
-	return ut_now_ns();
-#endif
-}
-
 static struct gpw_slot *gpw_self(void)
 {
 	unsigned int gen = __atomic_load_n(&gpw.gen, __ATOMIC_RELAXED);
 
-	if (gpw_my_gen != gen) {
+	if (caa_unlikely(gpw_my_gen != gen)) {
 		/* Once per thread and combination. */
 		int i = __atomic_fetch_add(&gpw.nslots, 1, __ATOMIC_RELAXED);
 
@@ -102,28 +98,22 @@ static struct gpw_slot *gpw_self(void)
 	return gpw_my_slot >= 0 ? &gpw.slot[gpw_my_slot] : NULL;
 }
 
+static void gpw_bump(unsigned long *c)
+{
+	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+}
+
 static void gpw_wait(void (*fn)(void), const char *what)
 {
 	struct gpw_slot *s = gpw_self();
-	uint64_t t0 = gpw_now(), t1, p;
 
 	if (s) {
 		__atomic_store_n(&s->what, what, __ATOMIC_RELAXED);
-		__atomic_store_n(&s->since, t0, __ATOMIC_RELAXED);
+		gpw_bump(&s->seq);
 	}
 	fn();
-	t1 = gpw_now();
 	if (s)
-		__atomic_store_n(&s->since, 0, __ATOMIC_RELAXED);
-	/* Plain stores: two threads racing may leave the older of two close
-	 * times, which only makes the last completion look a little older. */
-	if (__atomic_load_n(&gpw.last_done, __ATOMIC_RELAXED) < t1)
-		__atomic_store_n(&gpw.last_done, t1, __ATOMIC_RELAXED);
-	/* A cookie taken before this grace period began is complete now (a
-	 * racing start_poll may lose its mark: the next one sets it again). */
-	p = __atomic_load_n(&gpw.poll_since, __ATOMIC_RELAXED);
-	if (p && p <= t0)
-		__atomic_store_n(&gpw.poll_since, 0, __ATOMIC_RELAXED);
+		gpw_bump(&s->seq);
 }
 
 static void gpw_sync(void)
@@ -140,8 +130,7 @@ static unsigned long gpw_start_poll(void)
 {
 	unsigned long cookie = gpw.real->start_poll();
 
-	if (!__atomic_load_n(&gpw.poll_since, __ATOMIC_RELAXED))
-		__atomic_store_n(&gpw.poll_since, gpw_now(), __ATOMIC_RELAXED);
+	gpw_bump(&gpw.polls_started);
 	return cookie;
 }
 
@@ -149,16 +138,8 @@ static bool gpw_poll_state(unsigned long cookie)
 {
 	bool done = gpw.real->poll_state(cookie);
 
-	if (done) {
-		uint64_t now = gpw_now();
-
-		if (__atomic_load_n(&gpw.last_done, __ATOMIC_RELAXED) < now)
-			__atomic_store_n(&gpw.last_done, now, __ATOMIC_RELAXED);
-		/* Which cookie is not recorded: forget the pending one (a later
-		 * start_poll marks it again), so this errs towards no report. */
-		if (__atomic_load_n(&gpw.poll_since, __ATOMIC_RELAXED))
-			__atomic_store_n(&gpw.poll_since, 0, __ATOMIC_RELAXED);
-	}
+	if (done)
+		gpw_bump(&gpw.polls_done);
 	return done;
 }
 
@@ -170,8 +151,6 @@ const struct ut_flavor_ops *ut_watchdog_wrap_ops(const struct ut_flavor_ops *ops
 	gpw.real = ops;
 	memset(gpw.slot, 0, sizeof(gpw.slot));
 	__atomic_store_n(&gpw.nslots, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&gpw.poll_since, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&gpw.last_done, ut_now_ns(), __ATOMIC_RELAXED);
 	__atomic_store_n(&gpw.gen, gpw.gen + 1 ? gpw.gen + 1 : 1, __ATOMIC_RELAXED);
 	buf->synchronize_rcu = gpw_sync;
 	buf->barrier = gpw_barrier;
@@ -180,6 +159,58 @@ const struct ut_flavor_ops *ut_watchdog_wrap_ops(const struct ut_flavor_ops *ops
 		buf->poll_state = gpw_poll_state;
 	}
 	return buf;
+}
+
+/* The sampler: called with wd_lock held, by the watchdog and the stop check. */
+static int gpw_nslots(void)
+{
+	int n = __atomic_load_n(&gpw.nslots, __ATOMIC_RELAXED);
+
+	return n < GPW_SLOTS ? n : GPW_SLOTS;
+}
+
+static void gpw_reset(uint64_t now)
+{
+	memset(&gps, 0, sizeof(gps));
+	gps.polls_started = __atomic_load_n(&gpw.polls_started, __ATOMIC_RELAXED);
+	gps.polls_done = __atomic_load_n(&gpw.polls_done, __ATOMIC_RELAXED);
+	gps.last_done = now;
+}
+
+static void gpw_sample(uint64_t now)
+{
+	unsigned long ps, pd;
+
+	for (int i = 0; i < gpw_nslots(); i++) {
+		unsigned long seq = __atomic_load_n(&gpw.slot[i].seq, __ATOMIC_RELAXED);
+		unsigned long prev = gps.seq[i];
+
+		if (seq == prev)
+			continue;
+		if (seq >> 1 != prev >> 1) {
+			/* A wait ended: a cookie taken before it began is complete. */
+			gps.last_done = now;
+			if (gps.poll_since && (prev & 1) && gps.poll_since <= gps.since[i])
+				gps.poll_since = 0;
+		}
+		if (seq & 1)
+			gps.since[i] = now;	/* another wait began since the last sample */
+		gps.seq[i] = seq;
+	}
+	pd = __atomic_load_n(&gpw.polls_done, __ATOMIC_RELAXED);
+	ps = __atomic_load_n(&gpw.polls_started, __ATOMIC_RELAXED);
+	if (pd != gps.polls_done) {
+		/* Which cookie is not known: forget the pending one (a later
+		 * start_poll marks it again), so this errs towards no report. */
+		gps.polls_done = pd;
+		gps.last_done = now;
+		gps.poll_since = 0;
+	}
+	if (ps != gps.polls_started) {
+		gps.polls_started = ps;
+		if (!gps.poll_since)
+			gps.poll_since = now;
+	}
 }
 
 /* "updater 0", or "a thread" for one the run did not start (the controller). */
@@ -194,43 +225,36 @@ static void gpw_thread_name(struct ut_run *run, pthread_t th, char *buf, size_t 
 
 static void gpw_why_wait(struct ut_run *run, int i, uint64_t now, char *why, size_t len)
 {
-	const struct gpw_slot *s = &gpw.slot[i];
-	uint64_t since = __atomic_load_n(&s->since, __ATOMIC_RELAXED);
-	uint64_t last = __atomic_load_n(&gpw.last_done, __ATOMIC_RELAXED);
-	const char *what = __atomic_load_n(&s->what, __ATOMIC_RELAXED);
+	const char *what = __atomic_load_n(&gpw.slot[i].what, __ATOMIC_RELAXED);
 	char name[48];
 
-	gpw_thread_name(run, __atomic_load_n(&s->thread, __ATOMIC_RELAXED), name, sizeof(name));
+	gpw_thread_name(run, __atomic_load_n(&gpw.slot[i].thread, __ATOMIC_RELAXED), name,
+			sizeof(name));
 	snprintf(why, len, "%s in %s for %.1f s (last grace period completed %.1f s ago)", name,
-		 what ? what : "?", since && since < now ? (now - since) / 1e9 : 0.0,
-		 last < now ? (now - last) / 1e9 : 0.0);
+		 what ? what : "?", gps.since[i] < now ? (now - gps.since[i]) / 1e9 : 0.0,
+		 gps.last_done < now ? (now - gps.last_done) / 1e9 : 0.0);
 }
 
 /*
- * A grace period overdue now: a thread waiting in synchronize_rcu or
- * rcu_barrier for --stall-timeout, or a polled cookie pending that long
- * with no grace period completed in that time.
+ * A grace period overdue now (after a sample): a thread waiting in
+ * synchronize_rcu or rcu_barrier for --stall-timeout, or a polled cookie
+ * pending that long with no grace period completed in that time.
  */
 static bool gp_stalled(struct ut_run *run, uint64_t now, char *why, size_t len)
 {
-	uint64_t limit = run->cfg->stall_timeout_ns, p, last;
-	int n = __atomic_load_n(&gpw.nslots, __ATOMIC_RELAXED);
+	uint64_t limit = run->cfg->stall_timeout_ns;
 
-	if (n > GPW_SLOTS)
-		n = GPW_SLOTS;
-	for (int i = 0; i < n; i++) {
-		uint64_t since = __atomic_load_n(&gpw.slot[i].since, __ATOMIC_RELAXED);
-
-		if (since && since < now && now - since >= limit) {
+	gpw_sample(now);
+	for (int i = 0; i < gpw_nslots(); i++) {
+		if ((gps.seq[i] & 1) && gps.since[i] < now && now - gps.since[i] >= limit) {
 			gpw_why_wait(run, i, now, why, len);
 			return true;
 		}
 	}
-	p = __atomic_load_n(&gpw.poll_since, __ATOMIC_RELAXED);
-	last = __atomic_load_n(&gpw.last_done, __ATOMIC_RELAXED);
-	if (p && p < now && now - p >= limit && last < now && now - last >= limit) {
+	if (gps.poll_since && gps.poll_since < now && now - gps.poll_since >= limit &&
+	    gps.last_done < now && now - gps.last_done >= limit) {
 		snprintf(why, len, "a polled cookie pending for %.1f s (last grace period completed %.1f s ago)",
-			 (now - p) / 1e9, (now - last) / 1e9);
+			 (now - gps.poll_since) / 1e9, (now - gps.last_done) / 1e9);
 		return true;
 	}
 	return false;
@@ -284,18 +308,16 @@ static void stall_report(struct ut_run *run, const char *why)
 	       (unsigned long long)run->cb_posted, (unsigned long long)run->cb_invoked,
 	       (unsigned long long)(run->cb_posted - run->cb_invoked));
 	if (run->ops->synchronize_rcu == gpw_sync) {
-		uint64_t last = __atomic_load_n(&gpw.last_done, __ATOMIC_RELAXED);
-		uint64_t p = __atomic_load_n(&gpw.poll_since, __ATOMIC_RELAXED);
-		int n = __atomic_load_n(&gpw.nslots, __ATOMIC_RELAXED);
 		char poll[80] = "";
 
-		if (p)
+		gpw_sample(now);
+		if (gps.poll_since)
 			snprintf(poll, sizeof(poll), "; a polled cookie pending for %.1f s",
-				 p < now ? (now - p) / 1e9 : 0.0);
+				 gps.poll_since < now ? (now - gps.poll_since) / 1e9 : 0.0);
 		ut_out(&cfg->sink, "  grace periods: last completed %.1f s ago%s\n",
-		       last < now ? (now - last) / 1e9 : 0.0, poll);
-		for (int i = 0; i < n && i < GPW_SLOTS; i++) {
-			if (__atomic_load_n(&gpw.slot[i].since, __ATOMIC_RELAXED)) {
+		       gps.last_done < now ? (now - gps.last_done) / 1e9 : 0.0, poll);
+		for (int i = 0; i < gpw_nslots(); i++) {
+			if (gps.seq[i] & 1) {
 				char line[256];
 
 				gpw_why_wait(run, i, now, line, sizeof(line));
@@ -467,39 +489,40 @@ void ut_watchdog_attach(struct ut_run *run)
 {
 	pthread_mutex_lock(&wd_lock);
 	if (run)	/* the threads start now: no grace period owed before */
-		__atomic_store_n(&gpw.last_done, ut_now_ns(), __ATOMIC_RELAXED);
+		gpw_reset(ut_now_ns());
 	wd_run = run;
 	pthread_mutex_unlock(&wd_lock);
 }
 
 void ut_watchdog_at_stop(struct ut_run *run, bool wait_pending)
 {
-	uint64_t snap[GPW_SLOTS], p0, now = ut_now_ns();
-	int n = __atomic_load_n(&gpw.nslots, __ATOMIC_RELAXED);
+	unsigned long snap[GPW_SLOTS];
+	uint64_t p0;
+	int n;
 	char why[256];
 
-	if (n > GPW_SLOTS)
-		n = GPW_SLOTS;
 	/* The waits pending at the end of the duration. */
+	pthread_mutex_lock(&wd_lock);
+	gpw_sample(ut_now_ns());
+	n = gpw_nslots();
 	for (int i = 0; i < n; i++)
-		snap[i] = __atomic_load_n(&gpw.slot[i].since, __ATOMIC_RELAXED);
-	p0 = __atomic_load_n(&gpw.poll_since, __ATOMIC_RELAXED);
+		snap[i] = gps.seq[i] & 1 ? gps.seq[i] : 0;
+	p0 = gps.poll_since > gps.last_done ? gps.poll_since : 0;
+	pthread_mutex_unlock(&wd_lock);
 	for (;;) {
 		bool pending = false;
 
 		pthread_mutex_lock(&wd_lock);
-		now = ut_now_ns();
-		if (gp_stalled(run, now, why, sizeof(why)))
+		if (gp_stalled(run, ut_now_ns(), why, sizeof(why)))
 			stall_report(run, why);		/* does not return */
 		for (int i = 0; i < n; i++) {
 			/* Another value: that wait ended (a new one is not waited for). */
-			if (snap[i] && __atomic_load_n(&gpw.slot[i].since, __ATOMIC_RELAXED) != snap[i])
+			if (snap[i] && gps.seq[i] != snap[i])
 				snap[i] = 0;
 			pending |= snap[i] != 0;
 		}
 		/* A pending cookie counts while no grace period completed since it. */
-		if (p0 && (__atomic_load_n(&gpw.poll_since, __ATOMIC_RELAXED) != p0 ||
-			   __atomic_load_n(&gpw.last_done, __ATOMIC_RELAXED) >= p0))
+		if (p0 && (gps.poll_since != p0 || gps.last_done >= p0))
 			p0 = 0;
 		pending |= p0 != 0;
 		pthread_mutex_unlock(&wd_lock);
