@@ -4,7 +4,10 @@
  * memb program, built without _LGPL_SOURCE, which therefore inlines the
  * read side and depends on the reader layout (docs/DESIGN.md, "Reader ABI").
  * Built a second time with -DURCU_NO_INLINE_READ_SIDE, it calls the
- * library's read side instead and depends on no layout.
+ * library's read side instead and depends on no layout.  Built with
+ * -DRCU_MB, -DRCU_SIGNAL, -DREADER_ABI_BP or -DREADER_ABI_QSBR, it is the
+ * same program for that flavor (qsbr: the reader "holds" its section by
+ * announcing no quiescent state).
  *
  * It exercises what the inline code reads and writes: registration (the
  * reader word leaves "unregistered"), nesting (the depth bits), a grace
@@ -18,7 +21,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <urcu.h>
+#if defined(READER_ABI_QSBR)
+#include <urcu-qsbr.h>
+#elif defined(READER_ABI_BP)
+#include <urcu-bp.h>
+#else
+#include <urcu.h>	/* memb, or mb / signal with RCU_MB / RCU_SIGNAL */
+#endif
 
 static int *gp;
 static int in_section;
@@ -76,6 +85,18 @@ int main(void)
 	long i;
 
 	rcu_register_thread();
+#ifdef READER_ABI_QSBR
+	/* qsbr: "ongoing" means online. */
+	if (!rcu_read_ongoing())
+		fail("read_ongoing false in a registered (online) qsbr thread");
+	rcu_read_lock();
+	rcu_read_unlock();
+	rcu_quiescent_state();
+	rcu_thread_offline();
+	if (rcu_read_ongoing())
+		fail("read_ongoing while offline");
+	rcu_thread_online();
+#else
 	if (rcu_read_ongoing())
 		fail("read_ongoing outside a critical section");
 	rcu_read_lock();
@@ -86,6 +107,8 @@ int main(void)
 	rcu_read_unlock();
 	if (rcu_read_ongoing())
 		fail("read_ongoing after the outermost unlock");
+	rcu_quiescent_state();
+#endif
 	rcu_unregister_thread();
 
 	rcu_assign_pointer(gp, &one);

@@ -48,16 +48,18 @@ static inline void urcu_bp_i_qsbr_only_noop(void)
 /*
  * The read side is inline in every program, with or without _LGPL_SOURCE
  * (URCU_I_INLINE_READ_SIDE, urcu/static/urcu-gp.h): its layout is versioned
- * ABI (docs/DESIGN.md, "Reader ABI").
+ * ABI (docs/DESIGN.md, "Reader ABI").  Function-like macros: a call is
+ * inlined, while the bare name (a function pointer, a flavor table's entry)
+ * is still the library's function, as in liburcu without _LGPL_SOURCE.
  */
 #if defined(_LGPL_SOURCE) || defined(URCU_I_INLINE_READ_SIDE)
-#define urcu_bp_read_lock		urcu_bp_i_read_lock
-#define urcu_bp_read_unlock		urcu_bp_i_read_unlock
-#define urcu_bp_read_ongoing		urcu_bp_i_read_ongoing
+#define urcu_bp_read_lock()		urcu_bp_i_read_lock()
+#define urcu_bp_read_unlock()		urcu_bp_i_read_unlock()
+#define urcu_bp_read_ongoing()		urcu_bp_i_read_ongoing()
 /* qsbr-only operations, no-ops in this flavor: nothing to call. */
-#define urcu_bp_quiescent_state	urcu_bp_i_qsbr_only_noop
-#define urcu_bp_thread_offline	urcu_bp_i_qsbr_only_noop
-#define urcu_bp_thread_online		urcu_bp_i_qsbr_only_noop
+#define urcu_bp_quiescent_state()	urcu_bp_i_qsbr_only_noop()
+#define urcu_bp_thread_offline()	urcu_bp_i_qsbr_only_noop()
+#define urcu_bp_thread_online()		urcu_bp_i_qsbr_only_noop()
 #endif
 
 /* liburcu's other spellings: _urcu_bp_read_lock, rcu_read_lock_bp, ... */

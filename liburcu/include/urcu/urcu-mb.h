@@ -39,16 +39,18 @@ static inline void urcu_mb_i_qsbr_only_noop(void)
 /*
  * The read side is inline in every program, with or without _LGPL_SOURCE
  * (URCU_I_INLINE_READ_SIDE, urcu/static/urcu-gp.h): its layout is versioned
- * ABI (docs/DESIGN.md, "Reader ABI").
+ * ABI (docs/DESIGN.md, "Reader ABI").  Function-like macros: a call is
+ * inlined, while the bare name (a function pointer, a flavor table's entry)
+ * is still the library's function, as in liburcu without _LGPL_SOURCE.
  */
 #if defined(_LGPL_SOURCE) || defined(URCU_I_INLINE_READ_SIDE)
-#define urcu_mb_read_lock		urcu_mb_i_read_lock
-#define urcu_mb_read_unlock		urcu_mb_i_read_unlock
-#define urcu_mb_read_ongoing		urcu_mb_i_read_ongoing
+#define urcu_mb_read_lock()		urcu_mb_i_read_lock()
+#define urcu_mb_read_unlock()		urcu_mb_i_read_unlock()
+#define urcu_mb_read_ongoing()		urcu_mb_i_read_ongoing()
 /* qsbr-only operations, no-ops in this flavor: nothing to call. */
-#define urcu_mb_quiescent_state	urcu_mb_i_qsbr_only_noop
-#define urcu_mb_thread_offline	urcu_mb_i_qsbr_only_noop
-#define urcu_mb_thread_online		urcu_mb_i_qsbr_only_noop
+#define urcu_mb_quiescent_state()	urcu_mb_i_qsbr_only_noop()
+#define urcu_mb_thread_offline()	urcu_mb_i_qsbr_only_noop()
+#define urcu_mb_thread_online()		urcu_mb_i_qsbr_only_noop()
 #endif
 
 /* liburcu's other spellings: _urcu_mb_read_lock, rcu_read_lock_mb, ... */

@@ -29,13 +29,15 @@
  * which counts nesting, unless _LGPL_SOURCE asks for the inline versions.
  * thread_offline and thread_online stay calls in every mode: each runs two
  * full fences, next to which a call costs nothing, and they check misuse.
+ * Function-like macros: a call is inlined, while the bare name (a function
+ * pointer, the flavor table's entry) is still the library's function.
  */
 #if defined(_LGPL_SOURCE) \
 	|| (defined(URCU_I_INLINE_READ_SIDE) && !defined(URCU_I_DEBUG_CHECKS))
-#define urcu_qsbr_read_lock		urcu_qsbr_i_read_lock
-#define urcu_qsbr_read_unlock		urcu_qsbr_i_read_unlock
-#define urcu_qsbr_read_ongoing		urcu_qsbr_i_read_ongoing
-#define urcu_qsbr_quiescent_state	urcu_qsbr_i_quiescent_state
+#define urcu_qsbr_read_lock()		urcu_qsbr_i_read_lock()
+#define urcu_qsbr_read_unlock()		urcu_qsbr_i_read_unlock()
+#define urcu_qsbr_read_ongoing()		urcu_qsbr_i_read_ongoing()
+#define urcu_qsbr_quiescent_state()	urcu_qsbr_i_quiescent_state()
 #endif
 
 /* liburcu's other spellings: _urcu_qsbr_read_lock, rcu_read_lock_qsbr, ... */
