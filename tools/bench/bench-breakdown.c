@@ -14,6 +14,8 @@
  *   mb and qsbr, 200 / 2 s for bp and signal; -q: 500 or 50 / 0.5 s).
  *   Prints, in us unless stated:
  *     bd.<flavor>.<phase>.p50 and .mean   per phase (phase-trace.h)
+ *     bd.signal.sig_send/sig_wait.p50/.mean  signal only: B1's two halves
+ *                                         (inside order and scan_arm, not added)
  *     bd.<flavor>.sum_p50                 the sum of the phases' p50s
  *     bd.<flavor>.sum_mean                the sum of their means (= traced.mean)
  *     bd.<flavor>.traced.p50              p50 of the library's BEGIN..END span
@@ -27,7 +29,8 @@
  *   means do); both are printed so neither is mistaken for the other.
  * -m check: 100 calls, then checks that every call left one record, that
  *   its phases add up to its span, that the span fits inside the time the
- *   caller measured, and that the grace period forced order and flipped.
+ *   caller measured, and that the grace period forced order and flipped
+ *   (signal: that both halves of the signal round were timed).
  *   Prints "ok" or one line per problem and exits 1 (the breakdown-smoke
  *   tests of tools/bench/meson.build).
  */
@@ -140,6 +143,16 @@ static void breakdown(const struct bench_opts *o)
 		metric(what, pct_us(v, nrec, 50), "us");
 		sum_p50 += pct_us(v, nrec, 50);
 	}
+#ifdef BENCH_FLAVOR_SIGNAL
+	for (int d = 0; d < URCU_I_PT_NR_DETAIL; d++) {
+		for (i = 0; i < nrec; i++)
+			v[i] = rec[i].detail_ns[d];
+		snprintf(what, sizeof(what), "%s.mean", urcu_i_pt_detail_names[d]);
+		metric(what, bench_mean_u64(v, nrec) / 1e3, "us");
+		snprintf(what, sizeof(what), "%s.p50", urcu_i_pt_detail_names[d]);
+		metric(what, pct_us(v, nrec, 50), "us");
+	}
+#endif
 	metric("sum_p50", sum_p50, "us");
 	metric("sum_mean", sum_mean, "us");
 	for (i = 0; i < nrec; i++) {
@@ -204,6 +217,18 @@ static int check(void)
 			       rec[i].marks, (unsigned long long) rec[i].ns[URCU_I_PT_WAIT_LEADER]);
 			bad++;
 		}
+#ifdef BENCH_FLAVOR_SIGNAL
+		if (rec[i].detail_ns[URCU_I_PT_SIG_SEND] == 0 || rec[i].detail_ns[URCU_I_PT_SIG_WAIT] == 0
+				|| rec[i].detail_ns[URCU_I_PT_SIG_SEND] + rec[i].detail_ns[URCU_I_PT_SIG_WAIT]
+				   > rec[i].ns[URCU_I_PT_ORDER] + rec[i].ns[URCU_I_PT_SCAN_ARM]) {
+			printf("call %zu: signal round send %llu ns, wait %llu ns, order + arm %llu ns\n",
+			       i, (unsigned long long) rec[i].detail_ns[URCU_I_PT_SIG_SEND],
+			       (unsigned long long) rec[i].detail_ns[URCU_I_PT_SIG_WAIT],
+			       (unsigned long long) (rec[i].ns[URCU_I_PT_ORDER]
+						     + rec[i].ns[URCU_I_PT_SCAN_ARM]));
+			bad++;
+		}
+#endif
 	}
 	if (!bad)
 		printf("ok: %zu calls, %zu records, phases add up to each span\n", (size_t) n, nrec);

@@ -37,6 +37,11 @@ const char *const urcu_i_pt_names[URCU_I_PT_NR] = {
 	[URCU_I_PT_EXIT] = "exit",
 };
 
+const char *const urcu_i_pt_detail_names[URCU_I_PT_NR_DETAIL] = {
+	[URCU_I_PT_SIG_SEND] = "sig_send",
+	[URCU_I_PT_SIG_WAIT] = "sig_wait",
+};
+
 void urcu_i_pt_begin(void)
 {
 	struct urcu_i_pt_cur *c = &urcu_i_pt_cur;

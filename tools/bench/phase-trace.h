@@ -45,12 +45,24 @@ enum urcu_i_pt_phase {
 	URCU_I_PT_NR
 };
 
+/*
+ * Details inside a phase, outside the sum of the phases: the two halves of
+ * the signal flavor's B1 round (liburcu/src/urcu-order.c), summed over every
+ * round of the call (B1, and B1 again when the scan arms the waiter flag).
+ */
+enum urcu_i_pt_detail {
+	URCU_I_PT_SIG_SEND,	/* need_mb set, pthread_kill to every other reader */
+	URCU_I_PT_SIG_WAIT,	/* until every handler acknowledged (spin, then futex) */
+	URCU_I_PT_NR_DETAIL
+};
+
 /* One synchronize_rcu() call as the library saw it. */
 struct urcu_i_pt_rec {
 	uint64_t ns[URCU_I_PT_NR];	/* time charged to each phase */
+	uint64_t detail_ns[URCU_I_PT_NR_DETAIL];
 	uint64_t total_ns;		/* BEGIN to END */
 	uint32_t gps;			/* grace periods this caller ran as leader */
-	uint32_t marks;			/* clock reads made during the call */
+	uint32_t marks;			/* clock reads made during the call (details too) */
 };
 
 /* The running record of the calling thread (phase-trace.c). */
@@ -83,6 +95,28 @@ static inline void urcu_i_pt_mark(enum urcu_i_pt_phase phase)
 	c->last = now;
 }
 
+/* A clock read for a detail, or 0 when the calling thread is not traced. */
+static inline uint64_t urcu_i_pt_detail_start(void)
+{
+	if (!urcu_i_pt_cur.active)
+		return 0;
+	urcu_i_pt_cur.rec.marks++;
+	return urcu_i_pt_now();
+}
+
+/* Adds the time since @since (a detail clock read) to @d; returns now (or 0). */
+static inline uint64_t urcu_i_pt_detail(enum urcu_i_pt_detail d, uint64_t since)
+{
+	uint64_t now;
+
+	if (!since || !urcu_i_pt_cur.active)
+		return 0;
+	now = urcu_i_pt_now();
+	urcu_i_pt_cur.rec.detail_ns[d] += now - since;
+	urcu_i_pt_cur.rec.marks++;
+	return now;
+}
+
 /* Starts the calling thread's stopwatch (entry of synchronize_rcu). */
 void urcu_i_pt_begin(void);
 /* Charges the rest to URCU_I_PT_EXIT and stores the record. */
@@ -102,8 +136,9 @@ static inline void urcu_i_pt_count_gp(void)
  */
 size_t urcu_i_pt_take(struct urcu_i_pt_rec *out, size_t max, size_t *dropped);
 
-/* Names of the phases, for printing ("order", "scan_spin", ...). */
+/* Names of the phases and details, for printing ("order", "sig_send", ...). */
 extern const char *const urcu_i_pt_names[URCU_I_PT_NR];
+extern const char *const urcu_i_pt_detail_names[URCU_I_PT_NR_DETAIL];
 
 #define URCU_I_PT_BEGIN()	urcu_i_pt_begin()
 #define URCU_I_PT_MARK(phase)	urcu_i_pt_mark(URCU_I_PT_##phase)

@@ -809,6 +809,9 @@ def run_breakdown(opts, rounds, build, exes, failures):
                     for key, _ in BREAKDOWN_PHASES:
                         keep(fl, key, out, "bd.%s.%s.p50" % (fl, key))
                         keep(fl, key + ".mean", out, "bd.%s.%s.mean" % (fl, key))
+                    for d in ("sig_send", "sig_wait"):
+                        keep(fl, d, out, "bd.%s.%s.p50" % (fl, d))
+                        keep(fl, d + ".mean", out, "bd.%s.%s.mean" % (fl, d))
                     for key in ("sum_p50", "sum_mean", "traced.p50", "sync.p50", "sync.mean",
                                 "outside.p50", "marks", "mark_cost", "slept", "reader_cpu"):
                         keep(fl, key, out, "bd.%s.%s" % (fl, key))
@@ -862,6 +865,12 @@ def run_breakdown(opts, rounds, build, exes, failures):
         rows.append([label + " p50 / mean"] +
                     ["%s / %s" % (cell(med(fl, key)), cell(med(fl, key + ".mean")))
                      for fl in flv])
+        if key == "order":
+            for d, dlabel in (("sig_send", "  of which signal round: sending"),
+                              ("sig_wait", "  of which signal round: acknowledged")):
+                rows.append([dlabel + " p50 / mean"] +
+                            ["%s / %s" % (cell(med(fl, d)), cell(med(fl, d + ".mean")))
+                             if med(fl, d) is not None else "-" for fl in flv])
     rows.append(["sum of the phase p50s"] + [cell(med(fl, "sum_p50")) for fl in flv])
     rows.append(["sum of the phase means (= traced mean)"] +
                 [cell(med(fl, "sum_mean")) for fl in flv])
