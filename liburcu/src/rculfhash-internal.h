@@ -104,8 +104,12 @@ struct cds_lfht {
 	uint32_t work;			/* LFHT_WORK_*, under the background lock */
 	uint32_t state;			/* LFHT_DESTROYING */
 	uint32_t pad;
-	/* backend data (inline buckets, chunk table, allocator copy) */
-	unsigned long tail[];
+	/*
+	 * backend data (inline buckets, chunk table, allocator copy); 8-byte
+	 * aligned for the inline buckets' flag bits, also where long is 4
+	 * bytes (-m32: a 4-aligned bucket lost address bit 2 to LFHT_TO_BUCKET)
+	 */
+	unsigned long tail[] __attribute__((aligned(8)));
 };
 
 /* libc's malloc family behind the struct cds_lfht_alloc interface. */
