@@ -51,7 +51,13 @@ static bool reader_registered(const struct urcu_i_reader *r)
 void URCU_FN(init)(void)
 {
 	URCU_FN(i_lock)(&init_lock);
-	if (init_count++ == 0) {
+	/*
+	 * Atomic update, though under the lock: do_register() reads the count
+	 * without it (a data race TSan found between a call_rcu worker's
+	 * registration and exit() run by the destructor at process exit).
+	 * Relaxed: the lock orders everything else.
+	 */
+	if (uatomic_add_return_mo(&init_count, 1, CMM_RELAXED) == 1) {
 		if (!exit_key_ready) {
 			int ret = pthread_key_create(&exit_key, reader_thread_exit);
 
@@ -68,7 +74,8 @@ void URCU_FN(init)(void)
 void URCU_FN(exit)(void)
 {
 	URCU_FN(i_lock)(&init_lock);
-	if (init_count > 0 && --init_count == 0)
+	/* Atomic update: see init(). */
+	if (init_count > 0 && uatomic_sub_return_mo(&init_count, 1, CMM_RELAXED) == 0)
 		URCU_FN(i_order_exit)();
 	URCU_FN(i_unlock)(&init_lock);
 }

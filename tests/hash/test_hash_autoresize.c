@@ -142,8 +142,10 @@ static int probe_finish(struct probe *p, unsigned long n)
 #if HT_HAVE_ALLOC
 	for (i = 0; i < 500 && __atomic_load_n(&p->m.live_blocks, __ATOMIC_RELAXED); i++)
 		t_quiet_sleep_ms(10);
-	if (!ret && p->m.live_blocks) {
-		tap_diag("destroyed table still holds %ld blocks after 5 s", p->m.live_blocks);
+	/* Atomic loads: the destroy worker may still be freeing blocks. */
+	if (!ret && __atomic_load_n(&p->m.live_blocks, __ATOMIC_RELAXED)) {
+		tap_diag("destroyed table still holds %ld blocks after 5 s",
+			__atomic_load_n(&p->m.live_blocks, __ATOMIC_RELAXED));
 		ret = -1;
 	}
 #else

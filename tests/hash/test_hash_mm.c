@@ -23,6 +23,15 @@
 
 enum { N = 2000, NA = 1 << 13 };
 
+/*
+ * The meter's counters, read atomically: the table's worker thread may still
+ * be freeing (a resize's old buckets, a destroy) while we read them.
+ */
+static long live(const long *counter)
+{
+	return __atomic_load_n(counter, __ATOMIC_RELAXED);
+}
+
 static struct tnode nodes[1 << 14];
 
 static void fill(struct cds_lfht *ht, unsigned long n)
@@ -182,13 +191,13 @@ static void test_alloc_everything(void)
 	fill(ht, N);
 	t_resize(ht, 4096);
 	ok = all_found(ht, N);
-	stray = t_heap_bytes() - heap0 - m.live_bytes;
+	stray = t_heap_bytes() - heap0 - live(&m.live_bytes);
 	tap_ok(ok, "alloc: the table works, resized to 4096");
 	tap_ok(labs(stray) < 2048, "alloc: nothing of the table comes from malloc "
 		"(heap grew %ld bytes beyond what the allocator holds)", stray);
 	drain(ht, N);
-	tap_ok(t_destroy(ht, NULL) == 0 && m.live_blocks == 0 && m.live_bytes == 0,
-		"alloc: destroy frees every block (%ld left)", m.live_blocks);
+	tap_ok(t_destroy(ht, NULL) == 0 && live(&m.live_blocks) == 0 && live(&m.live_bytes) == 0,
+		"alloc: destroy frees every block (%ld left)", live(&m.live_blocks));
 	tap_ok(m.calls_free > 0 && m.calls_free <= t_meter_allocs(&m),
 		"alloc: %ld frees for %ld allocations", m.calls_free, t_meter_allocs(&m));
 
@@ -236,8 +245,8 @@ static void test_alloc_backends(void)
 			drain(ht, N);
 			ok &= t_destroy(ht, NULL) == 0;
 		}
-		tap_ok(ok && m.live_blocks == 0, "alloc, %s backend: allocates through it, "
-			"works, frees everything (%ld blocks left)", b[i].name, m.live_blocks);
+		tap_ok(ok && live(&m.live_blocks) == 0, "alloc, %s backend: allocates through it, "
+			"works, frees everything (%ld blocks left)", b[i].name, live(&m.live_blocks));
 	}
 }
 
@@ -268,9 +277,9 @@ static void test_oom_create(void)
 			m.fail_after = -1;
 			t_destroy(ht, NULL);
 			wait_freed(&m);
-		} else if (m.live_blocks) {
+		} else if (live(&m.live_blocks)) {
 			tap_diag("creation with allocation %ld failing leaked %ld blocks", k + 1,
-				m.live_blocks);
+				live(&m.live_blocks));
 			ok = 0;
 		}
 	}
@@ -290,7 +299,7 @@ static void test_oom_grow(void)
 	if (!ht)
 		tap_bail("cds_lfht_new_with_flavor_alloc failed");
 	fill(ht, N);
-	bytes0 = m.live_bytes;
+	bytes0 = live(&m.live_bytes);
 	for (k = 0; k < 6; k++) {
 		/* let k allocations succeed, then fail: a grow stopped part way */
 		m.fail_after = k;
@@ -317,11 +326,11 @@ static void test_oom_grow(void)
 		"(%ld failed allocations)", m.failed);
 	m.fail_after = -1;
 	t_resize(ht, 1UL << 14);
-	bytes1 = m.live_bytes;
+	bytes1 = live(&m.live_bytes);
 	tap_ok(all_found(ht, N) && bytes1 - bytes0 >= (long) ((1UL << 13) * sizeof(struct cds_lfht_node)),
 		"oom: once memory is back, a grow succeeds (%ld -> %ld bytes)", bytes0, bytes1);
 	drain(ht, N);
-	tap_ok(t_destroy(ht, NULL) == 0 && m.live_blocks == 0, "oom: destroy frees everything");
+	tap_ok(t_destroy(ht, NULL) == 0 && live(&m.live_blocks) == 0, "oom: destroy frees everything");
 
 	/* AUTO_RESIZE: lazy grows fail, adds go on; later they succeed */
 	a = t_meter_alloc(&m);
@@ -329,7 +338,7 @@ static void test_oom_grow(void)
 		HT_FLAVOR, &a, NULL);
 	if (!ht)
 		tap_bail("cds_lfht_new_with_flavor_alloc failed");
-	bytes0 = m.live_bytes;
+	bytes0 = live(&m.live_bytes);
 	m.fail_after = 0;
 	fill(ht, 4096);
 	t_quiet_sleep_ms(50);
@@ -343,11 +352,11 @@ static void test_oom_grow(void)
 		nodes[k].magic = T_LIVE;
 		t_add(ht, &nodes[k]);
 	}
-	for (k = 0; k < 500 && m.live_bytes - bytes0 < 1024 * (long) sizeof(struct cds_lfht_node); k++)
+	for (k = 0; k < 500 && live(&m.live_bytes) - bytes0 < 1024 * (long) sizeof(struct cds_lfht_node); k++)
 		t_quiet_sleep_ms(10);
-	tap_ok(all_found(ht, 1 << 14) && m.live_bytes - bytes0 >= 1024 * (long) sizeof(struct cds_lfht_node),
+	tap_ok(all_found(ht, 1 << 14) && live(&m.live_bytes) - bytes0 >= 1024 * (long) sizeof(struct cds_lfht_node),
 		"oom: with memory back, the AUTO_RESIZE table grows (%ld bytes of buckets)",
-		m.live_bytes - bytes0);
+		live(&m.live_bytes) - bytes0);
 	drain(ht, 1 << 14);
 	t_destroy(ht, NULL);
 	tap_ok(wait_freed(&m) == 0, "oom: the AUTO_RESIZE table frees everything");
