@@ -388,7 +388,8 @@ static void rd_hold_across(struct rd *r, uint64_t wait_ns, uint64_t after_ns)
 		o = r->held[i].o;
 	while (o && !__atomic_load_n(&o->state, __ATOMIC_RELAXED) && ut_now_ns() < deadline)
 		ut_sleep_ns(100000);
-	ut_sleep_ns(after_ns / 4 + ut_rng_below(r->rng, after_ns - after_ns / 4));
+	if (after_ns)
+		ut_sleep_ns(after_ns / 4 + ut_rng_below(r->rng, after_ns - after_ns / 4));
 }
 
 /*
@@ -540,9 +541,22 @@ static void rd_section(struct rd *r)
 		rd_linger(r, lvl == depth);
 	}
 	for (int lvl = depth; lvl > 1; lvl--) {
+		/*
+		 * Now and then: wait for a retirement (its grace period may
+		 * have begun), leave the inner level, then stay inside the
+		 * outer ones a grace period's time.  An inner unlock that
+		 * acts like the outermost one shows then.
+		 */
+		bool across = !r->run->cfg->read_delay_ns && !ut_rng_below(r->rng, 32);
+
+		if (across)
+			rd_hold_across(r, 3000000, 0);
 		ops->read_unlock();
 		/* Still inside level lvl - 1: everything held must stay live. */
-		rd_linger(r, false);
+		if (across)
+			ut_sleep_ns(500000 + ut_rng_below(r->rng, 1500000));
+		else
+			rd_linger(r, false);
 		rd_verify(r, false);
 	}
 	if (pr || polled)
@@ -749,6 +763,18 @@ static void *child_fn(void *arg)
 	/* bp registers on the first read lock and unregisters at thread exit. */
 	if (!lazy)
 		r->ops->register_thread();
+	/*
+	 * The first section after registering (bp: the one that registers)
+	 * holds across a retirement: a registration that publishes the
+	 * thread late shows then.
+	 */
+	r->ops->read_lock();
+	rd_hold(r);
+	rd_hold_across(r, 4000000, 4000000);
+	rd_section_end(r);
+	r->ops->read_unlock();
+	ut_count(&r->c->depth[1], 1);
+	ut_count(r->reads, 1);
 	while (ut_now_ns() < ch->until_ns && !ut_should_stop(r->run))
 		rd_step(r);
 	rd_quiesce(r);
