@@ -59,8 +59,9 @@
  * sections hold an object across its retirement (rd_hold_across), the
  * window in which such a grace period frees it.
  *
- * Fake updaters time synchronize_rcu and now and then check that
- * rcu_barrier waited for their callbacks.  The pipeline-age histogram
+ * Fake updaters time synchronize_rcu, post 8 plain callbacks per iteration
+ * (volume) and now and then check that rcu_barrier waited for their
+ * callbacks.  The pipeline-age histogram
  * (grace periods completed since a held object's retirement, capped at
  * --pipe-len) is report-only; the verdict comes from the exact checks.
  *
@@ -1041,6 +1042,43 @@ static void fake_barrier_check(struct ut_thread *t)
 	ut_count(&t->barriers, 1);
 }
 
+/*
+ * Plain callbacks for volume (the call_rcu machinery under load, and more
+ * chances for the workers to read); the callback frees its own memory.
+ */
+struct extra_cb {
+	struct ut_cb cb;
+	struct ut_run *run;
+};
+
+static void extra_cb_fn(struct rcu_head *head)
+{
+	struct extra_cb *e = caa_container_of(head, struct extra_cb, cb.head);
+	struct ut_run *run = e->run;
+	bool first = ut_cb_begin(run, &e->cb);
+
+	if (first)
+		lib_thread_read(run);
+	ut_cb_end(run);
+	if (first)
+		free(e);
+}
+
+static void post_extra(struct ut_thread *t, int n)
+{
+	struct ut_run *run = t->run;
+
+	for (int i = 0; i < n && ut_outstanding(run) < run->cfg->max_outstanding; i++) {
+		struct extra_cb *e = calloc(1, sizeof(*e));
+
+		if (!e)
+			return;
+		e->run = run;
+		ut_cb_post(run, t, &e->cb, extra_cb_fn);
+	}
+	ut_outstanding_note(run);
+}
+
 static void *stress_fake(struct ut_thread *t)
 {
 	struct ut_run *run = t->run;
@@ -1072,6 +1110,7 @@ static void *stress_fake(struct ut_thread *t)
 		} else {
 			timed_sync(t);
 		}
+		post_extra(t, 8);
 		run->ops->quiescent_state();
 		ut_thread_set_state(t, "reading");
 		rd_section(&r);
