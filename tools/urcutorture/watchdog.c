@@ -287,6 +287,9 @@ static void stall_report(struct ut_run *run, const char *why)
 	struct ut_result *r = calloc(1, sizeof(*r));
 	/* Acquire: pairs with the release store of ndone in main(). */
 	int ndone = wd_ndone ? __atomic_load_n(wd_ndone, __ATOMIC_ACQUIRE) : 0;
+	/* Relaxed: a snapshot of counters other threads may still bump. */
+	uint64_t posted = __atomic_load_n(&run->cb_posted, __ATOMIC_RELAXED);
+	uint64_t invoked = __atomic_load_n(&run->cb_invoked, __ATOMIC_RELAXED);
 	struct ut_result *all;
 
 	ut_out(&cfg->sink, "!!! STALL: %s in %s/%s (mode %s)\n", why, run->ops->name,
@@ -302,11 +305,12 @@ static void stall_report(struct ut_run *run, const char *why)
 		snprintf(name, sizeof(name), "%s %d", ut_thread_role_name(t), t->idx);
 		ut_out(&cfg->sink, "  %-16s %-22s %8.1fs %12llu %5d %5d\n", name, state ? state : "?",
 		       since && since < now ? (now - since) / 1e9 : 0.0,
-		       (unsigned long long)ut_read(&t->progress), t->cpu_planned, t->cpu_seen);
+		       (unsigned long long)ut_read(&t->progress), t->cpu_planned,
+		       __atomic_load_n(&t->cpu_seen, __ATOMIC_RELAXED));
 	}
 	ut_out(&cfg->sink, "  callbacks: posted %llu invoked %llu pending %llu\n",
-	       (unsigned long long)run->cb_posted, (unsigned long long)run->cb_invoked,
-	       (unsigned long long)(run->cb_posted - run->cb_invoked));
+	       (unsigned long long)posted, (unsigned long long)invoked,
+	       (unsigned long long)(posted - invoked));
 	if (run->ops->synchronize_rcu == gpw_sync) {
 		char poll[80] = "";
 
@@ -363,8 +367,8 @@ static void stall_report(struct ut_run *run, const char *why)
 	/* The mode's own figures were not folded in yet: its sections show zeros. */
 	if (run->mode->result_size)
 		r->mode_data = calloc(1, run->mode->result_size);
-	r->cb_posted = run->cb_posted;
-	r->cb_invoked = run->cb_invoked;
+	r->cb_posted = posted;
+	r->cb_invoked = invoked;
 	snprintf(r->note, sizeof(r->note), "%s", why);
 	all = calloc((size_t)ndone + 1, sizeof(*all));
 	if (ndone)
