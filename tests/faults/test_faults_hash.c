@@ -6,6 +6,10 @@
  *   - cds_lfht_new(3), RETURN VALUE: NULL "when memory runs out (they never
  *     abort)": each allocation of a creation failing in turn gives NULL, and
  *     nothing the library allocated stays allocated;
+ *   - cds_lfht_resize(3): "If memory runs out while growing, the table grows
+ *     as far as it could and stays correct; a later resize tries again":
+ *     each bucket allocation of an explicit grow failing in turn leaves every
+ *     key findable, and a resize without a fault then completes;
  *   - the auto-resize thread cannot be started (rculfhash-worker.c: the
  *     work stays queued, the next request tries again): updates and lookups
  *     stay correct, later requests retry, and once a thread can be created
@@ -151,6 +155,50 @@ static void no_resize_thread(void)
 	free(items);
 }
 
+static void resize_sweep(void)
+{
+	struct item *items = calloc(NR_KEYS, sizeof(*items));
+	struct cds_lfht *ht;
+	int nth, points = 0, bad = 0;
+
+	if (!items)
+		tap_bail("out of memory");
+	fi_track_begin();
+	ht = cds_lfht_new_flavor(1, 1, 0, 0, &urcu_memb_flavor, NULL);
+	if (!ht)
+		tap_bail("cds_lfht_new_flavor failed");
+	urcu_memb_read_lock();
+	for (unsigned long k = 0; k < NR_KEYS; k++) {
+		items[k].key = k;
+		cds_lfht_add(ht, hash_of(k), &items[k].node);
+	}
+	urcu_memb_read_unlock();
+	/* Each round grows one order further than the last failure allowed. */
+	for (nth = 1; nth < 32; nth++) {
+		fi_fail_alloc(nth, FI_LIB_ONLY);
+		cds_lfht_resize(ht, 1UL << 12);
+		fi_disarm();
+		if (!lookup_all(ht, NR_KEYS)) {
+			tap_diag("allocation %d failing in a grow: keys lost", nth);
+			bad++;
+		}
+		if (!fi_injected())
+			break;
+		points++;
+	}
+	tap_ok(!bad && points >= 1,
+		"cds_lfht_resize: a grow whose bucket allocation fails (%d points) keeps every key; the next one completes",
+		points);
+	urcu_memb_read_lock();
+	for (unsigned long k = 0; k < NR_KEYS; k++)
+		(void) cds_lfht_del(ht, &items[k].node);
+	urcu_memb_read_unlock();
+	urcu_memb_synchronize_rcu();
+	tap_ok(cds_lfht_destroy(ht, NULL) == 0, "cds_lfht_destroy after the grows returns 0");
+	faults_no_leak("table grown under allocation failures, destroyed");
+	free(items);
+}
+
 int main(void)
 {
 	alarm(60);
@@ -160,6 +208,7 @@ int main(void)
 	new_sweep(0, 0);			/* the order backend: one array per order */
 	new_sweep(0, 1UL << 16);		/* one reserved range */
 	new_sweep(CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, 0);
+	resize_sweep();
 	urcu_memb_unregister_thread();
 	return tap_done();
 }
