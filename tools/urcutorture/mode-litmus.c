@@ -5,7 +5,9 @@
  * the reader words" (inside synchronize_rcu), made to happen within
  * nanoseconds millions of times, as litmus-test harnesses do.
  *
- * Each round: every reader and the one updater meet at a spin barrier.
+ * Each round: every reader and the one updater meet at a spin barrier,
+ * whose last arriver sets the round's start time 1 us ahead; all wait for
+ * it (whoever releases the barrier would otherwise always start first).
  * Then, after a small random delay on each side (sweeping the window):
  *
  *   reader:  [stores to LIT_STUFF_LINES lines the updater owns]
@@ -69,6 +71,8 @@ static const char *const lit_errors[] = { "poisoned_in_section", NULL };
 /* Random per-round delays, in iterations of an empty loop (about a cycle). */
 #define LIT_READER_DELAY	64
 #define LIT_UPDATER_DELAY	512
+/* The last arriver starts the round this far ahead (see lit_wait_until). */
+#define LIT_GO_AHEAD_NS		1000
 /* Barrier spins between sched_yield()s (a preempted partner). */
 #define LIT_YIELD_SPINS		4096
 
@@ -83,6 +87,7 @@ struct lit_shared {
 	unsigned int arrived __attribute__((aligned(64)));
 	unsigned int sense __attribute__((aligned(64)));
 	int done __attribute__((aligned(64)));	/* a thread left: the barrier is over */
+	uint64_t go;				/* the round's start time, ut_now_ns() */
 	int parties;
 	unsigned char stuff[LIT_STUFF_LINES][64] __attribute__((aligned(64)));
 };
@@ -110,6 +115,17 @@ static void lit_delay(unsigned long n)
 }
 
 /*
+ * Every party starts the round at the time the last arriver set: the one
+ * that releases the barrier would otherwise start a cache-line transfer
+ * (about 100 ns) before the others, always the same side of the race.
+ */
+static void lit_wait_until(uint64_t t)
+{
+	while (ut_now_ns() < t)
+		__asm__ __volatile__("" ::: "memory");
+}
+
+/*
  * Sense-reversing barrier for every party of the round.  False when a
  * thread has left (or the run stops): the caller leaves too.
  */
@@ -125,10 +141,15 @@ static bool lit_barrier(struct lit_shared *L, struct ut_run *run, unsigned int *
 	 */
 	if (uatomic_add_return(&L->arrived, 1) == (unsigned int)L->parties) {
 		uatomic_set(&L->arrived, 0);
+		/* Published by the release store of sense below. */
+		L->go = ut_now_ns() + LIT_GO_AHEAD_NS;
 		/* Release: pairs with the waiters' acquire load of sense below;
 		 * the reset of arrived and every party's round precede it. */
 		uatomic_store(&L->sense, s, CMM_RELEASE);
-		return !uatomic_read(&L->done);
+		if (uatomic_read(&L->done))
+			return false;
+		lit_wait_until(L->go);
+		return true;
 	}
 	/* Acquire: pairs with the release store of sense above. */
 	while (uatomic_load(&L->sense, CMM_ACQUIRE) != s) {
@@ -139,6 +160,7 @@ static bool lit_barrier(struct lit_shared *L, struct ut_run *run, unsigned int *
 		else
 			sched_yield();
 	}
+	lit_wait_until(L->go);
 	return true;
 }
 
