@@ -31,10 +31,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__)
+/*
+ * HT_ASAN: a sanitizer's allocator replaces malloc (ASan, and TSan too: its
+ * heap is invisible to mallinfo2), so the heap size comes from it.
+ */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 # define HT_ASAN	1
 #elif defined(__has_feature)
-# if __has_feature(address_sanitizer)
+# if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 #  define HT_ASAN	1
 # endif
 #endif
