@@ -50,6 +50,18 @@
 
 #include "tap.h"
 
+/*
+ * Programs written for liburcu may declare the read-side functions
+ * themselves; with the read side inline (function-like macros) such a
+ * declaration must still compile, and the calls below go through it.
+ */
+void PFX(read_lock)(void);
+void PFX(read_unlock)(void);
+int PFX(read_ongoing)(void);
+void PFX(quiescent_state)(void);
+void PFX(thread_offline)(void);
+void PFX(thread_online)(void);
+
 /* The text a name expands to: compares two names' expansions at run time. */
 #define STR2(x)		#x
 #define STR(x)		STR2(x)

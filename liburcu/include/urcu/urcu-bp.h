@@ -53,13 +53,13 @@ static inline void urcu_bp_i_qsbr_only_noop(void)
  * is still the library's function, as in liburcu without _LGPL_SOURCE.
  */
 #if defined(_LGPL_SOURCE) || defined(URCU_I_INLINE_READ_SIDE)
-#define urcu_bp_read_lock()		urcu_bp_i_read_lock()
-#define urcu_bp_read_unlock()		urcu_bp_i_read_unlock()
-#define urcu_bp_read_ongoing()		urcu_bp_i_read_ongoing()
+#define urcu_bp_read_lock(...)		urcu_bp_i_read_lock(__VA_ARGS__)
+#define urcu_bp_read_unlock(...)		urcu_bp_i_read_unlock(__VA_ARGS__)
+#define urcu_bp_read_ongoing(...)		urcu_bp_i_read_ongoing(__VA_ARGS__)
 /* qsbr-only operations, no-ops in this flavor: nothing to call. */
-#define urcu_bp_quiescent_state()	urcu_bp_i_qsbr_only_noop()
-#define urcu_bp_thread_offline()	urcu_bp_i_qsbr_only_noop()
-#define urcu_bp_thread_online()		urcu_bp_i_qsbr_only_noop()
+#define urcu_bp_quiescent_state(...)	urcu_bp_i_qsbr_only_noop(__VA_ARGS__)
+#define urcu_bp_thread_offline(...)	urcu_bp_i_qsbr_only_noop(__VA_ARGS__)
+#define urcu_bp_thread_online(...)		urcu_bp_i_qsbr_only_noop(__VA_ARGS__)
 #endif
 
 /* liburcu's other spellings: _urcu_bp_read_lock, rcu_read_lock_bp, ... */

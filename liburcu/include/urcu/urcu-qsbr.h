@@ -34,10 +34,10 @@
  */
 #if defined(_LGPL_SOURCE) \
 	|| (defined(URCU_I_INLINE_READ_SIDE) && !defined(URCU_I_DEBUG_CHECKS))
-#define urcu_qsbr_read_lock()		urcu_qsbr_i_read_lock()
-#define urcu_qsbr_read_unlock()		urcu_qsbr_i_read_unlock()
-#define urcu_qsbr_read_ongoing()		urcu_qsbr_i_read_ongoing()
-#define urcu_qsbr_quiescent_state()	urcu_qsbr_i_quiescent_state()
+#define urcu_qsbr_read_lock(...)		urcu_qsbr_i_read_lock(__VA_ARGS__)
+#define urcu_qsbr_read_unlock(...)		urcu_qsbr_i_read_unlock(__VA_ARGS__)
+#define urcu_qsbr_read_ongoing(...)		urcu_qsbr_i_read_ongoing(__VA_ARGS__)
+#define urcu_qsbr_quiescent_state(...)	urcu_qsbr_i_quiescent_state(__VA_ARGS__)
 #endif
 
 /* liburcu's other spellings: _urcu_qsbr_read_lock, rcu_read_lock_qsbr, ... */

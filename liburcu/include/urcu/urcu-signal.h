@@ -58,13 +58,13 @@ static inline void urcu_signal_i_qsbr_only_noop(void)
  * is still the library's function, as in liburcu without _LGPL_SOURCE.
  */
 #if defined(_LGPL_SOURCE) || defined(URCU_I_INLINE_READ_SIDE)
-#define urcu_signal_read_lock()		urcu_signal_i_read_lock()
-#define urcu_signal_read_unlock()		urcu_signal_i_read_unlock()
-#define urcu_signal_read_ongoing()		urcu_signal_i_read_ongoing()
+#define urcu_signal_read_lock(...)		urcu_signal_i_read_lock(__VA_ARGS__)
+#define urcu_signal_read_unlock(...)		urcu_signal_i_read_unlock(__VA_ARGS__)
+#define urcu_signal_read_ongoing(...)		urcu_signal_i_read_ongoing(__VA_ARGS__)
 /* qsbr-only operations, no-ops in this flavor: nothing to call. */
-#define urcu_signal_quiescent_state()	urcu_signal_i_qsbr_only_noop()
-#define urcu_signal_thread_offline()	urcu_signal_i_qsbr_only_noop()
-#define urcu_signal_thread_online()	urcu_signal_i_qsbr_only_noop()
+#define urcu_signal_quiescent_state(...)	urcu_signal_i_qsbr_only_noop(__VA_ARGS__)
+#define urcu_signal_thread_offline(...)	urcu_signal_i_qsbr_only_noop(__VA_ARGS__)
+#define urcu_signal_thread_online(...)	urcu_signal_i_qsbr_only_noop(__VA_ARGS__)
 #endif
 
 /* liburcu's other spellings: _urcu_signal_read_lock, rcu_read_lock_sig, ... */
