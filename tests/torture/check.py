@@ -145,9 +145,9 @@ def start_param(text, name):
 def check_stall_short():
     # Grace periods that stop ~1 s into a 3-second run and only complete
     # once the run stops (busted-freeze): without --stall-timeout the derived
-    # timeout (duration/4, at least 4 s) must still turn this into STALL,
+    # timeout (duration/4, at least 6 s) must still turn this into STALL,
     # exit 2, within the duration + 10 s, although teardown would let the
-    # waits finish (the waits pending at the end are followed to 4 s).
+    # waits finish (the waits pending at the end are followed to 6 s).
     t0 = time.monotonic()
     try:
         rc, out, err = run(["--flavor=busted-freeze", "--duration=3s", "--stat-interval=0",
@@ -161,23 +161,23 @@ def check_stall_short():
     ok(last_line(err).startswith("End of test: STALL"), "freeze: last line STALL", last_line(err))
     ok(re.search(r"!!! STALL: .*(synchronize_rcu|rcu_barrier|polled cookie)", err) is not None,
        "freeze: the report names the grace-period wait", err)
-    ok(start_param(err, "stall-timeout") == "4s",
-       "freeze: derived stall-timeout=4s on the parameters line (got %s)"
+    ok(start_param(err, "stall-timeout") == "6s",
+       "freeze: derived stall-timeout=6s on the parameters line (got %s)"
        % start_param(err, "stall-timeout"), err.splitlines()[0] if err else "")
     try:
         doc = json.loads(out)
         ok(doc["verdict"] == "STALL" and doc["exit_code"] == 2, "freeze: JSON verdict STALL")
-        ok(doc["parameters"]["stall_timeout_ns"] == 4000000000,
-           "freeze: JSON stall_timeout_ns is the derived 4 s (got %s)"
+        ok(doc["parameters"]["stall_timeout_ns"] == 6000000000,
+           "freeze: JSON stall_timeout_ns is the derived 6 s (got %s)"
            % doc["parameters"]["stall_timeout_ns"])
     except (ValueError, KeyError, TypeError) as e:
         ok(False, "freeze: JSON report", str(e) + out[:500])
 
-    # The derivation (dry runs): duration/4 within 4 s..10 s, read and update
+    # The derivation (dry runs): duration/4 within 6 s..10 s, read and update
     # delays on top, an explicit --stall-timeout untouched.
-    for args, want in [(["--duration=1s"], "4s"), (["--duration=20s"], "5s"),
-                       (["--duration=1h"], "10s"), (["--duration=3s", "--read-delay=1s"], "8s"),
-                       (["--duration=3s", "--update-delay=500ms"], "5s"),
+    for args, want in [(["--duration=1s"], "6s"), (["--duration=32s"], "8s"),
+                       (["--duration=1h"], "10s"), (["--duration=3s", "--read-delay=1s"], "10s"),
+                       (["--duration=3s", "--update-delay=500ms"], "7s"),
                        (["--duration=3s", "--stall-timeout=7s"], "7s")]:
         rc, out, err = run(args + ["--dry-run"], timeout=10)
         got = start_param(out, "stall-timeout")
@@ -189,8 +189,8 @@ def check_stall_short():
     ok(rc == 0, "memb 3s with the derived timeout: exit 0 (got %d)" % rc, out + err)
     ok(last_line(out).startswith("End of test: SUCCESS"), "memb 3s: last line SUCCESS",
        last_line(out))
-    ok(start_param(out, "stall-timeout") == "4s",
-       "memb 3s: derived stall-timeout=4s on the parameters line (got %s)"
+    ok(start_param(out, "stall-timeout") == "6s",
+       "memb 3s: derived stall-timeout=6s on the parameters line (got %s)"
        % start_param(out, "stall-timeout"), out.splitlines()[0] if out else "")
 
 

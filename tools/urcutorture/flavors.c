@@ -36,7 +36,6 @@ static const char *const known_names[] = {
 
 /* seeded.c: the seeded ordering-bug flavors, loaded from their modules. */
 const struct ut_flavor_ops *ut_seeded_ops(const char *name);
-
 /* stress-busted.c: busted-defer and busted-early (the stress mode's exact checks). */
 const struct ut_flavor_ops *ut_stress_busted_ops(const char *name);
 
