@@ -47,15 +47,6 @@
 
 #define WARMUP_CALLS	5
 
-static int slow_flavor(void)
-{
-#if defined(BENCH_FLAVOR_BP) || defined(BENCH_FLAVOR_SIGNAL)
-	return 1;
-#else
-	return 0;
-#endif
-}
-
 /* Runs up to @max calls (or @max_s seconds); returns how many were timed. */
 static long timed_calls(uint64_t *lat, long max, double max_s)
 {

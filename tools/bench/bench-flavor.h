@@ -87,4 +87,17 @@ int bench_reader_tid(void);
  */
 void bench_sync_latency(const char *prefix, long max_gps, double max_s);
 
+/*
+ * bp and signal grace periods are slower (a signal round, or membarrier
+ * through the bp registry): the benchmarks time fewer of them.
+ */
+static inline int slow_flavor(void)
+{
+#if defined(BENCH_FLAVOR_BP) || defined(BENCH_FLAVOR_SIGNAL)
+	return 1;
+#else
+	return 0;
+#endif
+}
+
 #endif /* BENCH_FLAVOR_H */

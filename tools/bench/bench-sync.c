@@ -30,15 +30,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int slow_flavor(void)
-{
-#if defined(BENCH_FLAVOR_BP) || defined(BENCH_FLAVOR_SIGNAL)
-	return 1;
-#else
-	return 0;
-#endif
-}
-
 static void latency_run(const struct bench_opts *opts)
 {
 	long max_gps = opts->max_samples;

@@ -287,6 +287,19 @@ def multiarch():
     return "x86_64-linux-gnu"
 
 
+def meson_compile(build, targets, what):
+    """meson compile of targets; on failure, logs and goes on with what is there."""
+    try:
+        r = subprocess.run(["meson", "compile", "-C", build] + targets,
+                           capture_output=True, text=True, check=False)
+    except OSError:
+        log("bench: meson not found; using the %s as they are" % what)
+        return
+    if r.returncode != 0:
+        log("bench: warning: meson compile of the %s failed, using them as they are:\n%s"
+            % (what, "\n".join((r.stdout + r.stderr).strip().splitlines()[-5:])))
+
+
 def rebuild_libraries(build):
     """Brings our shared libraries (only those) up to date, so that the
     measurement matches the source revision printed in the header."""
@@ -294,15 +307,7 @@ def rebuild_libraries(build):
     libdir = os.path.join(build, "liburcu")
     targets = ["%s:shared_library" % n for n in names
                if os.path.lexists(os.path.join(libdir, "lib%s.so" % n))]
-    try:
-        r = subprocess.run(["meson", "compile", "-C", build] + targets,
-                           capture_output=True, text=True, check=False)
-    except OSError:
-        log("bench: meson not found; measuring the libraries as they are")
-        return
-    if r.returncode != 0:
-        log("bench: warning: meson compile failed, measuring the libraries as they are:\n%s"
-            % "\n".join((r.stdout + r.stderr).strip().splitlines()[-5:]))
+    meson_compile(build, targets, "libraries")
 
 
 def find_ref_tree(root, triplet):
@@ -748,15 +753,7 @@ def rebuild_breakdown(build):
     """Builds the bench-only traced libraries and bench-breakdown-<flavor>."""
     targets = ["tools/bench/bench-breakdown-%s" % fl for fl in BREAKDOWN_FLAVORS
                if os.path.exists(os.path.join(build, "liburcu", "liburcu-%s.so" % fl))]
-    try:
-        r = subprocess.run(["meson", "compile", "-C", build] + targets,
-                           capture_output=True, text=True, check=False)
-    except OSError:
-        log("bench: meson not found; using the breakdown binaries as they are")
-        return
-    if r.returncode != 0:
-        log("bench: warning: meson compile of the breakdown binaries failed:\n%s"
-            % "\n".join((r.stdout + r.stderr).strip().splitlines()[-5:]))
+    meson_compile(build, targets, "breakdown binaries")
 
 
 def run_checked(exe, args, share_metric, where):
