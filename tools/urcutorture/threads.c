@@ -144,7 +144,8 @@ int ut_thread_begin(struct ut_thread *t)
 			__atomic_add_fetch(&run->res->threads_pinned, 1, __ATOMIC_RELAXED);
 		}
 	}
-	t->cpu_seen = ut_current_cpu();
+	/* Atomic: the watchdog's stall report reads it from its own thread. */
+	__atomic_store_n(&t->cpu_seen, ut_current_cpu(), __ATOMIC_RELAXED);
 	t->cpu_start = t->cpu_seen;
 	run->ops->register_thread();
 	if (t->posts && !run->ops->is_busted &&
