@@ -38,6 +38,8 @@
 
 #define POOL_SIZE	200000
 #define RUN_NS		300000000LL
+#define RUN_MAX_NS	10000000000LL
+#define WALKS_WANTED	10
 #define LIVE_MAX	64
 #define ELEM_MAGIC	0x5eedf00dUL
 
@@ -57,6 +59,9 @@ static struct cds_hlist_head hlist;
 
 static int stop;		/* uatomic_load / uatomic_store, relaxed */
 static int reader_started;	/* likewise */
+/* Non-empty walks of the current phase's reader (relaxed): the updaters go on
+ * past RUN_NS, up to RUN_MAX_NS, until the reader has walked a busy list. */
+static long nonempty_now;
 
 struct reader_result {
 	long walks;
@@ -120,8 +125,10 @@ static int visit(struct reader_result *r, const struct elem *e, long *prev_seq,
 static void finish_walk(struct reader_result *r, long len)
 {
 	r->walks++;
-	if (len)
+	if (len) {
 		r->nonempty_walks++;
+		uatomic_store(&nonempty_now, r->nonempty_walks, CMM_RELAXED);
+	}
 	r->visits += len;
 	if (len > r->max_len)
 		r->max_len = len;
@@ -218,15 +225,28 @@ struct update_stats {
 	long inserts, removals, replacements;
 };
 
+/*
+ * RUN_NS of updates, longer (up to RUN_MAX_NS) while the reader has not yet
+ * walked the list WALKS_WANTED times with elements in it: on a loaded
+ * machine it may not have run at all in the first RUN_NS.
+ */
+static int keep_updating(long long start)
+{
+	long long t = now_ns() - start;
+
+	return t < RUN_NS ||
+	       (t < RUN_MAX_NS && uatomic_load(&nonempty_now, CMM_RELAXED) <= WALKS_WANTED);
+}
+
 /* The list updater: returns when time or the pool runs out. */
 static void update_list(struct update_stats *st)
 {
 	struct elem *live[LIVE_MAX];
 	long next_tail = 0, next_front = -1;
-	long long deadline = now_ns() + RUN_NS;
+	long long start = now_ns();
 	int nlive = 0;
 
-	while (now_ns() < deadline) {
+	while (keep_updating(start)) {
 		unsigned long op = rnd() % 4;
 		struct elem *e;
 		int i;
@@ -270,10 +290,10 @@ static void update_hlist(struct update_stats *st)
 {
 	struct elem *live[LIVE_MAX];
 	long next_front = -1;
-	long long deadline = now_ns() + RUN_NS;
+	long long start = now_ns();
 	int nlive = 0;
 
-	while (now_ns() < deadline) {
+	while (keep_updating(start)) {
 		int insert = nlive < LIVE_MAX / 4 ||
 			     (nlive < LIVE_MAX && (rnd() & 1));
 
@@ -309,6 +329,7 @@ static void run_phase(const char *name, void *(*reader)(void *),
 	memset(pool, 0, sizeof(*pool) * POOL_SIZE);
 	uatomic_store(&stop, 0, CMM_RELAXED);
 	uatomic_store(&reader_started, 0, CMM_RELAXED);
+	uatomic_store(&nonempty_now, 0, CMM_RELAXED);
 
 	err = pthread_create(&tid, NULL, reader, &r);
 	if (err) {
@@ -331,7 +352,7 @@ static void run_phase(const char *name, void *(*reader)(void *),
 	tap_ok(st.inserts > 1000 && st.removals > 100,
 	       "%s: the updater made enough changes (%ld inserts, %ld removals)",
 	       name, st.inserts, st.removals);
-	tap_ok(r.nonempty_walks > 10,
+	tap_ok(r.nonempty_walks > WALKS_WANTED,
 	       "%s: the reader walked the list during the updates (%ld non-empty walks)",
 	       name, r.nonempty_walks);
 }
