@@ -24,6 +24,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -33,10 +34,21 @@ from utcheck import ok, last_line  # noqa: E402
 SEEDED = ("busted-order-updater", "busted-order-reader")
 
 
+def parse_s(text):
+    return float(text[:-1]) if text.endswith("s") else float(text)
+
+
 def litmus(flavor, duration):
     args = ["--mode=litmus", "--flavor=" + flavor, "--duration=" + duration,
             "--stat-interval=0"]
+    t0 = time.monotonic()
     rc, out, err = utcheck.run(args, timeout=120)
+    took = time.monotonic() - t0
+    want = parse_s(duration) + 10
+    # The run ends on time: the controller's sleeps once never ended under
+    # the signal flavor's SIGRCU storm (a 5 s run ran for 10 minutes).
+    ok(took < want, "litmus %s --duration=%s ended in %.1f s (< %.0f s)"
+       % (flavor, duration, took, want))
     m = re.search(r"litmus rounds\s+(\d+) .*the old object (\d+), the new (\d+)", out)
     rounds, old, new = (int(x) for x in m.groups()) if m else (0, 0, 0)
     return rc, out, err, rounds, old, new
