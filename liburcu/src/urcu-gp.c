@@ -61,6 +61,13 @@
  *
  * Waiting for readers
  * -------------------
+ * S reads the reader words through a dense array of reader pointers that
+ * the leader rebuilds from the registry list only when the registry
+ * changed (scan_set), so that the loads of many words overlap; the readers
+ * found busy are then rechecked alone.  memb and bp run B1 without the
+ * registry lock (URCU_I_B1_UNLOCKED): the argument (a)/(b) above does not
+ * need it, since a reader whose read_lock precedes B1's fence on its CPU
+ * registered before that fence, hence before we relock to flip and scan.
  * The scan spins briefly (short critical sections end within microseconds),
  * then sets URCU_GP_WAITER in gp.ctr and gp.futex to -1, forces order again
  * (so a reader's idle store and its later check of the flag form a
@@ -173,29 +180,134 @@ static void request_gp(unsigned long target)
 	}
 }
 
+/*
+ * The leader's dense copy of the registry: an array of reader pointers,
+ * rebuilt (under the registry lock) only when the registry's gen changed.
+ * Scanning the list itself is a pointer chase through each thread's TLS
+ * block, one cache miss after the other; the array lets the CPU issue the
+ * loads of many reader words at once, which is what keeps the cost of
+ * idle registered threads low (docs/PERFORMANCE.md, "Idle readers").
+ * Touched only by the leader with the registry lock held.
+ */
+static struct scan_set {
+	struct urcu_i_reader **r;
+	size_t n, cap;
+	unsigned long gen;
+	bool valid;	/* r[0..n) mirrors the registry of generation gen */
+	/* The first readers need no allocation (and nothing to free). */
+	struct urcu_i_reader *inline_r[64];
+} scan_set = {
+	.r = scan_set.inline_r,
+	.cap = 64,
+};
+
+/* How far ahead of the scan the next reader words are prefetched. */
+#define URCU_I_SCAN_AHEAD	16
+
+/* Readers still in a critical section that a full pass remembers. */
+#define URCU_I_BUSY_MAX		32
+
 static bool reader_quiescent(unsigned long v, unsigned long g)
 {
 	return !(v & URCU_GP_NEST_MASK) || !((v ^ g) & URCU_GP_SEQ_MASK);
 }
 
-/* Move readers seen quiescent for g to qs; true when none is left. */
-static bool scan_readers(struct cds_list_head *readers, struct cds_list_head *qs,
-		unsigned long g)
+/*
+ * Whether reader r has left every critical section that began before the
+ * flip to g.  Acquire: pairs with the release stores of read_unlock,
+ * read_lock and quiescent_state; the reader's critical section is over
+ * before we move on.
+ */
+static bool reader_done(struct urcu_i_reader *r, unsigned long g)
 {
-	struct urcu_i_reader *r, *tmp;
+#ifdef URCU_I_SEED_SKIP_READER
+	/* seeded bug (test-only, tests/seeded): the scan skips the second-oldest registered reader */
+	if (r == URCU_FN(i_seed_second_reader)())
+		return true;
+#endif
+	return reader_quiescent(uatomic_load(&r->ctr, CMM_ACQUIRE), g);
+}
 
-	cds_list_for_each_entry_safe(r, tmp, readers, node) {
-		/*
-		 * Acquire: pairs with the release stores of read_unlock,
-		 * read_lock and quiescent_state; the reader's critical
-		 * section is over before we move on.
-		 */
-		unsigned long v = uatomic_load(&r->ctr, CMM_ACQUIRE);
+/* Bring scan_set up to date with the registry; false if out of memory. */
+static bool scan_set_sync(struct urcu_i_registry *reg)
+{
+	struct urcu_i_reader *r;
+	size_t n = 0;
 
-		if (reader_quiescent(v, g))
-			cds_list_move(&r->node, qs);
+	if (scan_set.valid && scan_set.gen == reg->gen)
+		return true;
+	scan_set.valid = false;
+	cds_list_for_each_entry(r, &reg->readers, node)
+		n++;
+	if (n > scan_set.cap) {
+		size_t cap = scan_set.cap;
+		struct urcu_i_reader **p;
+
+		while (cap < n)
+			cap *= 2;
+		p = malloc(cap * sizeof(*p));
+		if (!p)
+			return false;	/* the caller walks the list instead */
+		if (scan_set.r != scan_set.inline_r)
+			free(scan_set.r);
+		scan_set.r = p;
+		scan_set.cap = cap;
 	}
-	return cds_list_empty(readers);
+	n = 0;
+	cds_list_for_each_entry(r, &reg->readers, node)
+		scan_set.r[n++] = r;
+	scan_set.n = n;
+	scan_set.gen = reg->gen;
+	scan_set.valid = true;
+	return true;
+}
+
+/*
+ * One pass over every registered reader.  Returns how many are still busy
+ * (inside a critical section that began before the flip to g) and stores
+ * the first URCU_I_BUSY_MAX of them in busy[].
+ */
+static size_t scan_all(struct urcu_i_reader **busy, unsigned long g)
+{
+	struct urcu_i_registry *reg = &URCU_FN(i_registry);
+	struct urcu_i_reader *r;
+	size_t nbusy = 0;
+
+	if (caa_likely(scan_set_sync(reg))) {
+		for (size_t i = 0; i < scan_set.n; i++) {
+			/*
+			 * Each word sits in another thread's TLS page, usually
+			 * a TLB miss: ask for the ones ahead early.
+			 */
+			if (i + URCU_I_SCAN_AHEAD < scan_set.n)
+				__builtin_prefetch(&scan_set.r[i + URCU_I_SCAN_AHEAD]->ctr);
+			r = scan_set.r[i];
+			if (!reader_done(r, g) && nbusy++ < URCU_I_BUSY_MAX)
+				busy[nbusy - 1] = r;
+		}
+		return nbusy;
+	}
+	cds_list_for_each_entry(r, &reg->readers, node)
+		if (!reader_done(r, g) && nbusy++ < URCU_I_BUSY_MAX)
+			busy[nbusy - 1] = r;
+	return nbusy;
+}
+
+/*
+ * Check again the readers a pass found busy (the registry lock has been
+ * held since that pass, so each record is still registered); a pass that
+ * found more than busy[] holds is simply repeated.
+ */
+static size_t rescan_busy(struct urcu_i_reader **busy, size_t nbusy, unsigned long g)
+{
+	size_t left = 0;
+
+	if (nbusy > URCU_I_BUSY_MAX)
+		return scan_all(busy, g);
+	for (size_t i = 0; i < nbusy; i++)
+		if (!reader_done(busy[i], g))
+			busy[left++] = busy[i];
+	return left;
 }
 
 static void set_gp_flags(unsigned long set, unsigned long clear)
@@ -209,21 +321,15 @@ static void set_gp_flags(unsigned long set, unsigned long clear)
 static void wait_for_readers(unsigned long g)
 {
 	struct urcu_i_registry *reg = &URCU_FN(i_registry);
-	struct cds_list_head qs;
+	struct urcu_i_reader *busy[URCU_I_BUSY_MAX];
+	size_t nbusy = scan_all(busy, g);
 	unsigned int loops = 0;
 	bool armed = false;
 
-	CDS_INIT_LIST_HEAD(&qs);
-#ifdef URCU_I_SEED_SKIP_READER
-	/* seeded bug (test-only, tests/seeded): the scan skips the second-oldest registered reader */
-	if (URCU_FN(i_seed_second_reader)())
-		cds_list_move(&URCU_FN(i_seed_second_reader)()->node, &qs);
-#endif
-	for (;;) {
-		if (scan_readers(&reg->readers, &qs, g))
-			break;
+	while (nbusy) {
 		if (loops++ < URCU_I_SPIN_LOOPS) {
 			caa_cpu_relax();
+			nbusy = rescan_busy(busy, nbusy, g);
 			continue;
 		}
 		if (armed)
@@ -241,14 +347,22 @@ static void wait_for_readers(unsigned long g)
 		 * the reader side of i_read_unlock_slow / quiescent_state.
 		 */
 		URCU_FN(i_force_order)();
-		if (scan_readers(&reg->readers, &qs, g)) {
-			URCU_I_PT_MARK(SCAN_ARM);
-			break;
-		}
+		nbusy = rescan_busy(busy, nbusy, g);
 		URCU_I_PT_MARK(SCAN_ARM);
+		if (!nbusy)
+			break;
 		URCU_FN(i_unlock)(&reg->lock);
 		urcu_common_futex_wait(&URCU_FN(i_gp).futex, -1);
 		URCU_FN(i_lock)(&reg->lock);
+		/*
+		 * The registry may have changed while unlocked (busy[] may
+		 * hold records of threads gone): a full pass.  A reader seen
+		 * quiescent before that now holds an old snapshot stored its
+		 * word after B1's fence on its CPU (else the first pass would
+		 * have seen it), so it is case (b) of the proof; waiting for
+		 * it is unnecessary but harmless.
+		 */
+		nbusy = scan_all(busy, g);
 	}
 	if (armed)
 		URCU_I_PT_MARK(SCAN_SLEEP);
@@ -256,8 +370,21 @@ static void wait_for_readers(unsigned long g)
 		URCU_I_PT_MARK(SCAN_SPIN);
 	if (armed)
 		set_gp_flags(0, URCU_GP_WAITER);
-	cds_list_splice(&qs, &reg->readers);
 }
+
+/*
+ * membarrier(2) takes the time of a cross-CPU interrupt (~10 us in a VM):
+ * memb and bp run it without the registry lock, so that threads can
+ * register and unregister during back-to-back grace periods instead of
+ * waiting for the one moment between two of them (an unfair mutex hardly
+ * ever hands over there).  The signal round walks the registry and must
+ * hold the lock; a fence is not worth an unlock/lock pair.
+ */
+#if URCU_FLAVOR_ORDER == URCU_ORDER_MEMBARRIER
+# define URCU_I_B1_UNLOCKED	1
+#else
+# define URCU_I_B1_UNLOCKED	0
+#endif
 
 /* Run one complete grace period; called with the leader lock held. */
 static void run_one_gp(void)
@@ -278,29 +405,49 @@ static void run_one_gp(void)
 #endif
 	URCU_I_PT_GP();
 	URCU_I_PT_MARK(REG_LOCK);
-	if (!cds_list_empty(&reg->readers)) {
-		for (flip = 0; flip < URCU_I_FLIPS; flip++) {
-			/* B1: see the proof sketch at the top of this file. */
-#ifndef URCU_I_SEED_ORDER_UPDATER
-			URCU_FN(i_force_order)();
-#else
-			/* seeded bug (test-only, tests/seeded): no B1, a reader's word store may pass our scan (case (a) lost) */
-#endif
-			URCU_I_PT_MARK(ORDER);
-#ifndef URCU_I_SEED_NO_FLIP
-			CMM_STORE_SHARED(URCU_FN(i_gp).ctr,
-					URCU_FN(i_gp).ctr + URCU_GP_SEQ_STEP);
-#else
-			/* seeded bug (test-only, tests/seeded): no flip, so every reader already carries g's sequence */
-#endif
-			URCU_I_PT_MARK(FLIP);
-			wait_for_readers(URCU_FN(i_gp).ctr);
-		}
+	if (cds_list_empty(&reg->readers)) {
+		/*
+		 * No reader, no flip: a thread registering later takes the
+		 * registry lock after our unlock.  Full fence: orders our
+		 * store of started before that unlock, so that a caller's
+		 * removal (its fence, then its read of the old started)
+		 * is visible to the registrant (store-buffering pair with
+		 * the fence in gp_target()).
+		 */
+		cmm_smp_mb();
+		goto unlock;
 	}
-	/*
-	 * An empty registry needs no flip: a thread registering later takes
-	 * the registry lock after we release it, so it sees the removal.
-	 */
+	for (flip = 0; flip < URCU_I_FLIPS; flip++) {
+		/*
+		 * B1: see the proof sketch at the top of this file.  Without
+		 * the registry lock (memb, bp), a thread may register meanwhile:
+		 * if its read_lock precedes B1's fence on its CPU, its
+		 * registration preceded that too, so it is in the registry
+		 * when we relock and scan (case (a)); otherwise it is case (b).
+		 * A thread may also unregister: we hold no record meanwhile.
+		 */
+#if URCU_I_B1_UNLOCKED
+		URCU_FN(i_unlock)(&reg->lock);
+#endif
+#ifndef URCU_I_SEED_ORDER_UPDATER
+		URCU_FN(i_force_order)();
+#else
+		/* seeded bug (test-only, tests/seeded): no B1, a reader's word store may pass our scan (case (a) lost) */
+#endif
+#if URCU_I_B1_UNLOCKED
+		URCU_FN(i_lock)(&reg->lock);
+#endif
+		URCU_I_PT_MARK(ORDER);
+#ifndef URCU_I_SEED_NO_FLIP
+		CMM_STORE_SHARED(URCU_FN(i_gp).ctr,
+				URCU_FN(i_gp).ctr + URCU_GP_SEQ_STEP);
+#else
+		/* seeded bug (test-only, tests/seeded): no flip, so every reader already carries g's sequence */
+#endif
+		URCU_I_PT_MARK(FLIP);
+		wait_for_readers(URCU_FN(i_gp).ctr);
+	}
+unlock:
 	URCU_FN(i_unlock)(&reg->lock);
 	/*
 	 * Release: the readers' critical sections (ordered before us by the

@@ -11,10 +11,15 @@
 
 #include "flavor.h"
 
-/* The registered readers, protected by lock. */
+/*
+ * The registered readers, protected by lock.  gen changes (under lock) with
+ * every change of the list, so that the grace-period leader knows when its
+ * dense copy of the list (urcu-gp.c, struct scan_set) must be rebuilt.
+ */
 struct urcu_i_registry {
 	pthread_mutex_t lock;
 	struct cds_list_head readers;
+	unsigned long gen;
 };
 
 extern struct urcu_i_registry URCU_FN(i_registry);

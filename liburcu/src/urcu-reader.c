@@ -130,6 +130,7 @@ static void do_register(struct urcu_i_reader *r, bool lazy)
 	URCU_FN(i_lock)(&reg->lock);
 	uatomic_store(&r->ctr, 0UL, CMM_RELAXED);
 	cds_list_add(&r->node, &reg->readers);
+	reg->gen++;
 #ifdef URCU_I_SEED_SKIP_READER
 	if (seed_count < 1024)
 		seed_order[seed_count++] = r;
@@ -157,6 +158,7 @@ static void do_unregister(struct urcu_i_reader *r)
 
 	URCU_FN(i_lock)(&reg->lock);
 	cds_list_del(&r->node);
+	reg->gen++;
 #ifdef URCU_I_SEED_SKIP_READER
 	seed_order_del(r);
 #endif
@@ -458,6 +460,7 @@ void URCU_FN(i_fork_child)(void)
 		if (r != self)
 			cds_list_del(&r->node);
 	}
+	URCU_FN(i_registry).gen++;
 	URCU_FN(i_gp_fork_child)();
 }
 
