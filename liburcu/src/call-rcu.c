@@ -86,7 +86,7 @@ struct call_rcu_data *URCU_FN(i_default_locked)(void)
 		return crdp;
 	crdp = URCU_FN(i_crdp_create)(0, -1);
 	if (!crdp)
-		urcu_common_die("call_rcu", "cannot create the default call_rcu worker: %s",
+		urcu_common_die("get_default_call_rcu_data", "cannot create the default call_rcu worker: %s",
 				strerror(errno));
 	cds_list_add_tail(&crdp->node, &callrcu.workers);
 	/* Release: the worker is initialized before call_rcu() can see it. */

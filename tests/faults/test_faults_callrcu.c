@@ -3,9 +3,11 @@
  * Allocation and thread-creation failures in call_rcu worker creation
  * (compiled per flavor).  What each check holds the library to:
  *
- *   - the default worker, created lazily by the first call_rcu(): call_rcu(3)
- *     ERRORS: "urcu: call_rcu: cannot create the default call_rcu worker:
- *     <strerror>" on stderr, then abort (call_rcu returns void);
+ *   - the default worker, created lazily by the first call_rcu() or
+ *     get_default_call_rcu_data(): call_rcu(3) and create_call_rcu_data(3)
+ *     ERRORS: "urcu: get_default_call_rcu_data: cannot create the default
+ *     call_rcu worker: <strerror>" on stderr, then abort (neither function
+ *     can return an error);
  *   - create_call_rcu_data(): create_call_rcu_data(3) RETURN VALUE: NULL with
  *     errno set (ENOMEM when the worker cannot be allocated; the
  *     pthread_create error, EAGAIN here, when its thread cannot start); a
@@ -235,13 +237,13 @@ int main(void)
 
 	/* Deaths first, while this process has no thread to lose in fork. */
 	faults_expect_death(default_worker_no_thread,
-		"urcu: call_rcu: cannot create the default call_rcu worker: Resource temporarily unavailable",
+		"urcu: get_default_call_rcu_data: cannot create the default call_rcu worker: Resource temporarily unavailable",
 		"first call_rcu, pthread_create failing");
 	faults_expect_death(default_worker_no_memory,
-		"urcu: call_rcu: cannot create the default call_rcu worker: Cannot allocate memory",
+		"urcu: get_default_call_rcu_data: cannot create the default call_rcu worker: Cannot allocate memory",
 		"first call_rcu, worker allocation failing");
 	faults_expect_death(default_worker_getter_no_thread,
-		"cannot create the default call_rcu worker: Resource temporarily unavailable",
+		"urcu: get_default_call_rcu_data: cannot create the default call_rcu worker: Resource temporarily unavailable",
 		"get_default_call_rcu_data, pthread_create failing");
 
 	create_alloc_sweep(-1);

@@ -213,7 +213,7 @@ static void *hlist_reader(void *arg)
 /* xorshift: the updater's choices, reproducible from run to run */
 static unsigned long rnd(void)
 {
-	static unsigned long x = 88172645463325252UL;
+	static unsigned long long x = 88172645463325252ULL;	/* 64-bit state on ILP32 too */
 
 	x ^= x << 13;
 	x ^= x >> 7;

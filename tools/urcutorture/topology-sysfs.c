@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #endif
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,8 +143,12 @@ int ut_topo_load_sysfs(const char *root, struct ut_topology **out, char *err, si
 		raw[i].os = cpus[i];
 		raw[i].pkg_key = pkg;
 		raw[i].node_os = node[i] < 0 ? 0 : node[i];
-		/* core_id is only unique inside a package; unknown: one core per CPU. */
-		raw[i].core_key = core < 0 ? (1L << 40) + cpus[i] : (pkg << 24) + core;
+		/*
+		 * core_id is only unique inside a package.  Unknown: one core
+		 * per CPU, with a negative key (known keys are >= 0) that fits
+		 * a 32-bit long too and keeps those CPUs in OS order.
+		 */
+		raw[i].core_key = core < 0 ? LONG_MIN + cpus[i] : (pkg << 24) + core;
 	}
 	qsort(raw, n, sizeof(*raw), cmp_raw);
 	rc = ut_topo_build(raw, n, strcmp(root, "/sys") ? UT_TOPO_SYSFS_TREE : UT_TOPO_LOCAL,

@@ -149,27 +149,28 @@ static inline cds_wfcq_head_ptr_t cds_wfcq_head_cast(struct cds_wfcq_head *head)
 
 #include <urcu/static/wfcqueue.h>
 
-#define cds_wfcq_node_init			cds_wfcq_i_node_init
-#define cds_wfcq_init				cds_wfcq_i_init
-#define cds_wfcq_destroy			cds_wfcq_i_destroy
-#define __cds_wfcq_init				cds_wfcq_i_init_nolock
-#define cds_wfcq_empty				cds_wfcq_i_empty
-#define cds_wfcq_enqueue			cds_wfcq_i_enqueue
-#define cds_wfcq_dequeue_lock			cds_wfcq_i_dequeue_lock
-#define cds_wfcq_dequeue_unlock			cds_wfcq_i_dequeue_unlock
-#define cds_wfcq_dequeue_blocking		cds_wfcq_i_dequeue_blocking_locked
-#define cds_wfcq_dequeue_with_state_blocking	cds_wfcq_i_dequeue_with_state_blocking_locked
-#define cds_wfcq_splice_blocking		cds_wfcq_i_splice_blocking_locked
-#define __cds_wfcq_dequeue_blocking		cds_wfcq_i_dequeue_blocking
-#define __cds_wfcq_dequeue_with_state_blocking	cds_wfcq_i_dequeue_with_state_blocking
-#define __cds_wfcq_dequeue_nonblocking		cds_wfcq_i_dequeue_nonblocking
-#define __cds_wfcq_dequeue_with_state_nonblocking cds_wfcq_i_dequeue_with_state_nonblocking
-#define __cds_wfcq_splice_blocking		cds_wfcq_i_splice_blocking
-#define __cds_wfcq_splice_nonblocking		cds_wfcq_i_splice_nonblocking
-#define __cds_wfcq_first_blocking		cds_wfcq_i_first_blocking
-#define __cds_wfcq_first_nonblocking		cds_wfcq_i_first_nonblocking
-#define __cds_wfcq_next_blocking		cds_wfcq_i_next_blocking
-#define __cds_wfcq_next_nonblocking		cds_wfcq_i_next_nonblocking
+/* As liburcu: name -> _name, __name -> ___name (urcu/static/wfcqueue.h). */
+#define cds_wfcq_node_init			_cds_wfcq_node_init
+#define cds_wfcq_init				_cds_wfcq_init
+#define cds_wfcq_destroy			_cds_wfcq_destroy
+#define __cds_wfcq_init				___cds_wfcq_init
+#define cds_wfcq_empty				_cds_wfcq_empty
+#define cds_wfcq_enqueue			_cds_wfcq_enqueue
+#define cds_wfcq_dequeue_lock			_cds_wfcq_dequeue_lock
+#define cds_wfcq_dequeue_unlock			_cds_wfcq_dequeue_unlock
+#define cds_wfcq_dequeue_blocking		_cds_wfcq_dequeue_blocking
+#define cds_wfcq_dequeue_with_state_blocking	_cds_wfcq_dequeue_with_state_blocking
+#define cds_wfcq_splice_blocking		_cds_wfcq_splice_blocking
+#define __cds_wfcq_dequeue_blocking		___cds_wfcq_dequeue_blocking
+#define __cds_wfcq_dequeue_with_state_blocking	___cds_wfcq_dequeue_with_state_blocking
+#define __cds_wfcq_dequeue_nonblocking		___cds_wfcq_dequeue_nonblocking
+#define __cds_wfcq_dequeue_with_state_nonblocking ___cds_wfcq_dequeue_with_state_nonblocking
+#define __cds_wfcq_splice_blocking		___cds_wfcq_splice_blocking
+#define __cds_wfcq_splice_nonblocking		___cds_wfcq_splice_nonblocking
+#define __cds_wfcq_first_blocking		___cds_wfcq_first_blocking
+#define __cds_wfcq_first_nonblocking		___cds_wfcq_first_nonblocking
+#define __cds_wfcq_next_blocking		___cds_wfcq_next_blocking
+#define __cds_wfcq_next_nonblocking		___cds_wfcq_next_nonblocking
 
 #else /* !_LGPL_SOURCE */
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Inline implementation of the wait-free concurrent queue (urcu/wfcqueue.h).
- * Used by the library always and by users that define _LGPL_SOURCE.
+ * Used by the library always and by users that define _LGPL_SOURCE, under
+ * liburcu's names (_cds_wfcq_*, ___cds_wfcq_*: at the end of this file).
  *
  * Representation.  The head holds a dummy node; head->node.next is the first
  * real node (NULL when none is linked from the head) and tail->p the last
@@ -396,6 +397,155 @@ static inline enum cds_wfcq_ret cds_wfcq_i_splice_blocking_locked(
 			cds_wfcq_head_cast(src_head), src_tail, true);
 	cds_wfcq_i_dequeue_unlock(src_head, src_tail);
 	return ret;
+}
+
+/*
+ * liburcu's spellings of the inline versions.  With _LGPL_SOURCE,
+ * urcu/wfcqueue.h maps every public name onto one of these, adding one
+ * underscore (cds_wfcq_enqueue -> _cds_wfcq_enqueue, __cds_wfcq_init ->
+ * ___cds_wfcq_init), and programs written for liburcu may call them by
+ * name.  Each behaves exactly as the public function it stands for, whose
+ * comment in urcu/wfcqueue.h gives the details:
+ *
+ *   - ordering: an enqueue, and the append half of a splice, is a full memory
+ *     barrier; dequeue, first and next read each next pointer with acquire
+ *     ordering (pairs with the enqueuer's barrier), so the caller sees what
+ *     the enqueuer wrote to the node; empty orders nothing; the lock and
+ *     unlock functions have the mutex's acquire and release;
+ *   - exclusion: as the table in urcu/wfcqueue.h says; the one-underscore
+ *     dequeue and splice forms take the head's mutex themselves, the
+ *     three-underscore ones need the caller's exclusion;
+ *   - progress: node_init, the inits, destroy, empty and enqueue are
+ *     wait-free; the _nonblocking forms never wait (they return
+ *     CDS_WFCQ_WOULDBLOCK or CDS_WFCQ_RET_WOULDBLOCK and leave the queue as
+ *     it was); the _blocking forms wait for an enqueuer preempted between its
+ *     exchange and its store, so they are blocking, and so are the mutex
+ *     forms.
+ */
+static inline void _cds_wfcq_node_init(struct cds_wfcq_node *node)
+{
+	cds_wfcq_i_node_init(node);
+}
+
+static inline void _cds_wfcq_init(struct cds_wfcq_head *head, struct cds_wfcq_tail *tail)
+{
+	cds_wfcq_i_init(head, tail);
+}
+
+static inline void _cds_wfcq_destroy(struct cds_wfcq_head *head, struct cds_wfcq_tail *tail)
+{
+	cds_wfcq_i_destroy(head, tail);
+}
+
+static inline void ___cds_wfcq_init(struct __cds_wfcq_head *head, struct cds_wfcq_tail *tail)
+{
+	cds_wfcq_i_init_nolock(head, tail);
+}
+
+static inline bool _cds_wfcq_empty(cds_wfcq_head_const_ptr_t head,
+		const struct cds_wfcq_tail *tail)
+{
+	return cds_wfcq_i_empty(head, tail);
+}
+
+static inline void _cds_wfcq_dequeue_lock(struct cds_wfcq_head *head,
+		struct cds_wfcq_tail *tail)
+{
+	cds_wfcq_i_dequeue_lock(head, tail);
+}
+
+static inline void _cds_wfcq_dequeue_unlock(struct cds_wfcq_head *head,
+		struct cds_wfcq_tail *tail)
+{
+	cds_wfcq_i_dequeue_unlock(head, tail);
+}
+
+static inline bool _cds_wfcq_enqueue(cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail,
+		struct cds_wfcq_node *node)
+{
+	return cds_wfcq_i_enqueue(head, tail, node);
+}
+
+static inline struct cds_wfcq_node *_cds_wfcq_dequeue_blocking(struct cds_wfcq_head *head,
+		struct cds_wfcq_tail *tail)
+{
+	return cds_wfcq_i_dequeue_blocking_locked(head, tail);
+}
+
+static inline struct cds_wfcq_node *_cds_wfcq_dequeue_with_state_blocking(
+		struct cds_wfcq_head *head, struct cds_wfcq_tail *tail, int *state)
+{
+	return cds_wfcq_i_dequeue_with_state_blocking_locked(head, tail, state);
+}
+
+static inline enum cds_wfcq_ret _cds_wfcq_splice_blocking(
+		struct cds_wfcq_head *dest_q_head, struct cds_wfcq_tail *dest_q_tail,
+		struct cds_wfcq_head *src_q_head, struct cds_wfcq_tail *src_q_tail)
+{
+	return cds_wfcq_i_splice_blocking_locked(dest_q_head, dest_q_tail,
+			src_q_head, src_q_tail);
+}
+
+static inline struct cds_wfcq_node *___cds_wfcq_dequeue_blocking(cds_wfcq_head_ptr_t head,
+		struct cds_wfcq_tail *tail)
+{
+	return cds_wfcq_i_dequeue_blocking(head, tail);
+}
+
+static inline struct cds_wfcq_node *___cds_wfcq_dequeue_with_state_blocking(
+		cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail, int *state)
+{
+	return cds_wfcq_i_dequeue_with_state_blocking(head, tail, state);
+}
+
+static inline struct cds_wfcq_node *___cds_wfcq_dequeue_nonblocking(cds_wfcq_head_ptr_t head,
+		struct cds_wfcq_tail *tail)
+{
+	return cds_wfcq_i_dequeue_nonblocking(head, tail);
+}
+
+static inline struct cds_wfcq_node *___cds_wfcq_dequeue_with_state_nonblocking(
+		cds_wfcq_head_ptr_t head, struct cds_wfcq_tail *tail, int *state)
+{
+	return cds_wfcq_i_dequeue_with_state_nonblocking(head, tail, state);
+}
+
+static inline enum cds_wfcq_ret ___cds_wfcq_splice_blocking(
+		cds_wfcq_head_ptr_t dest_q_head, struct cds_wfcq_tail *dest_q_tail,
+		cds_wfcq_head_ptr_t src_q_head, struct cds_wfcq_tail *src_q_tail)
+{
+	return cds_wfcq_i_splice_blocking(dest_q_head, dest_q_tail, src_q_head, src_q_tail);
+}
+
+static inline enum cds_wfcq_ret ___cds_wfcq_splice_nonblocking(
+		cds_wfcq_head_ptr_t dest_q_head, struct cds_wfcq_tail *dest_q_tail,
+		cds_wfcq_head_ptr_t src_q_head, struct cds_wfcq_tail *src_q_tail)
+{
+	return cds_wfcq_i_splice_nonblocking(dest_q_head, dest_q_tail, src_q_head, src_q_tail);
+}
+
+static inline struct cds_wfcq_node *___cds_wfcq_first_blocking(cds_wfcq_head_ptr_t head,
+		struct cds_wfcq_tail *tail)
+{
+	return cds_wfcq_i_first_blocking(head, tail);
+}
+
+static inline struct cds_wfcq_node *___cds_wfcq_first_nonblocking(cds_wfcq_head_ptr_t head,
+		struct cds_wfcq_tail *tail)
+{
+	return cds_wfcq_i_first_nonblocking(head, tail);
+}
+
+static inline struct cds_wfcq_node *___cds_wfcq_next_blocking(cds_wfcq_head_ptr_t head,
+		struct cds_wfcq_tail *tail, struct cds_wfcq_node *node)
+{
+	return cds_wfcq_i_next_blocking(head, tail, node);
+}
+
+static inline struct cds_wfcq_node *___cds_wfcq_next_nonblocking(cds_wfcq_head_ptr_t head,
+		struct cds_wfcq_tail *tail, struct cds_wfcq_node *node)
+{
+	return cds_wfcq_i_next_nonblocking(head, tail, node);
 }
 
 #ifdef __cplusplus
