@@ -12,6 +12,9 @@
 #   callback    memb, call_rcu enqueue -> invoke latency p50 / p99 at a rate
 # Each scenario runs --repeat times, alternating the two libraries, and the
 # median of the repetitions is compared, to damp the noise of a shared machine.
+# Our build also runs a second time in each repetition (an A/A run, "ours2"):
+# the spread of ours/ours2 is this run's noise floor for the metric, and a
+# ratio inside it is reported as "within noise", not as a win or a loss.
 #
 # usage: tools/urcutorture-vs-liburcu.sh [--ours PATH] [--build-dir DIR]
 #            [--liburcu-root DIR] [--duration DUR] [--repeat N]
@@ -128,7 +131,7 @@ mkdir -p "$out"
 run_both() {	# name args...
 	local name="$1"; shift
 	for rep in $(seq 1 "$repeat"); do
-		for who in ours liburcu; do
+		for who in ours liburcu ours2; do
 			local exe="$ours" tag="$name.$who.$rep"
 			[ "$who" = liburcu ] && exe="$theirs"
 			if ! "$exe" "$@" --seed=$((seed + rep)) --duration="$duration" --stat-interval=0 \
@@ -168,23 +171,49 @@ def metrics(name, r):
         return [("read-side section (ns)", r["read_cost"]["mean"])]
     c = r["callbacks"]["latency_ns"] or {}
     return [("callback latency p50 (ns)", c.get("p50")), ("callback latency p99 (ns)", c.get("p99"))]
-def median_metrics(name, who):
-    runs = [metrics(name, load(name, who, rep)) for rep in range(1, repeat + 1)]
-    res = []
-    for i, (m, _) in enumerate(runs[0]):
-        vals = [r[i][1] for r in runs if r[i][1] is not None]
-        res.append((m, statistics.median(vals) if vals else None))
-    return res
+def per_rep(name, who):
+    return [metrics(name, load(name, who, rep)) for rep in range(1, repeat + 1)]
+def median(vals):
+    vals = [v for v in vals if v is not None]
+    return statistics.median(vals) if vals else None
 def fmt(v):
     if v is None:
         return "-"
     return "%.2f" % v if v < 100 else "%.0f" % v
-print("%-20s %-28s %14s %14s %8s" % ("scenario", "metric", "ours", "liburcu " + libversion, "ratio"))
+def spread(r):
+    return max(r, 1 / r) - 1 if r and r > 0 else None
+# Noise floor of a metric: the largest ours/ours2 disagreement over the
+# repetitions (at least 3 %).  The verdict compares the medians' ratio with it.
+FLOOR = 0.03
+print("%-20s %-28s %12s %14s %7s %8s  %s" % ("scenario", "metric", "ours", "liburcu " + libversion,
+      "ratio", "A/A", "vs liburcu"))
+worse = 0
 for name in names:
-    for (m, x), (_, y) in zip(median_metrics(name, "ours"), median_metrics(name, "liburcu")):
-        ratio = "%8.3g" % (x / y) if (x is not None and y) else "%8s" % "-"
-        print("%-20s %-28s %14s %14s %s" % (name, m, fmt(x), fmt(y), ratio))
+    o, l, o2 = per_rep(name, "ours"), per_rep(name, "liburcu"), per_rep(name, "ours2")
+    for i, (m, _) in enumerate(o[0]):
+        x = median([r[i][1] for r in o])
+        y = median([r[i][1] for r in l])
+        aa = [spread(a[i][1] / b[i][1]) for a, b in zip(o, o2)
+              if a[i][1] is not None and b[i][1]]
+        aa = [v for v in aa if v is not None]
+        noise = max(aa + [FLOOR])
+        if x is None or not y:
+            ratio, verdict = "%7s" % "-", "-"
+        else:
+            r = x / y
+            ratio = "%7.3g" % r
+            if spread(r) <= noise:
+                verdict = "within noise"
+            elif r < 1:
+                verdict = "better"
+            else:
+                verdict = "worse"
+                worse += 1
+        print("%-20s %-28s %12s %14s %s %7s  %s" % (name, m, fmt(x), fmt(y), ratio,
+              "+-%.0f%%" % (100 * noise), verdict))
 print("(median of %d alternating runs each; ratio = ours / liburcu, < 1 is better for ours;"
-      " same seeds, options and machine)" % repeat)
+      " same seeds, options and machine; A/A = the largest ours/ours2 spread of the"
+      " repetitions, at least 3%%)" % repeat)
+print("rows worse than liburcu beyond the noise: %d" % worse)
 PY
 exit $status

@@ -10,6 +10,7 @@
 #include "bench-flavor.h"
 #include "bench-util.h"
 
+#include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -107,23 +108,47 @@ unsigned long bench_reader_stop(double *cpu_share)
 
 #define WARMUP_GPS	5
 
+/*
+ * memb and bp: between two grace periods, also time one bare
+ * membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) while the reader spins on
+ * the other CPU: the hardware floor of a grace period, measured in the same
+ * process and interleaved with the grace periods, so that the ratio of the
+ * two p50s does not swing with the cost of an IPI from one process (or
+ * minute) to the next.  Prints <prefix>.floor (us) and <prefix>.over_floor.
+ */
+#if defined(BENCH_FLAVOR_MEMB) || defined(BENCH_FLAVOR_BP)
+#define BENCH_SYNC_FLOOR 1
+#endif
+
 void bench_sync_latency(const char *prefix, long max_gps, double max_s)
 {
 	uint64_t *lat = bench_xmalloc(sizeof(*lat) * (size_t)max_gps), t_end = 0;
+	uint64_t *flo = bench_xmalloc(sizeof(*flo) * (size_t)max_gps);
 	long i, n = 0;
 	char name[96];
+	int floor_ok = 0;
 
+#ifdef BENCH_SYNC_FLOOR
+	/* both libraries register the process at init; registering again is harmless */
+	floor_ok = syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+#endif
 	for (i = 0; n < max_gps; i++) {
-		uint64_t t0, t1;
+		uint64_t t0, t1, t2 = 0;
 
 		rcu_assign_pointer(bench_gp, &bench_objs[i & 1]);
 		t0 = bench_now_ns();
 		synchronize_rcu();
 		t1 = bench_now_ns();
+		if (floor_ok) {
+			if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0))
+				bench_die("membarrier failed");
+			t2 = bench_now_ns();
+		}
 		if (i == WARMUP_GPS)
 			t_end = t0 + (uint64_t)(max_s * 1e9);
 		if (i < WARMUP_GPS)
 			continue;
+		flo[n] = t2 - t1;
 		lat[n++] = t1 - t0;
 		if (t1 >= t_end)
 			break;
@@ -138,5 +163,16 @@ void bench_sync_latency(const char *prefix, long max_gps, double max_s)
 	bench_metric(name, (double)bench_percentile_u64(lat, (size_t)n, 99) / 1e3, "us");
 	snprintf(name, sizeof(name), "%s.samples", prefix);
 	bench_metric(name, (double)n, "gps");
+	if (floor_ok) {
+		double f;
+
+		bench_sort_u64(flo, (size_t)n);
+		f = (double)bench_percentile_u64(flo, (size_t)n, 50);
+		snprintf(name, sizeof(name), "%s.floor", prefix);
+		bench_metric(name, f / 1e3, "us");
+		snprintf(name, sizeof(name), "%s.over_floor", prefix);
+		bench_metric(name, (double)bench_percentile_u64(lat, (size_t)n, 50) / f, "x");
+	}
 	free(lat);
+	free(flo);
 }

@@ -105,9 +105,12 @@ RUNS = [
     ("read-signal-inline", [], READ_REPEAT, ["read.signal.inline"]),
 ]
 for _fl in ("memb", "mb", "qsbr", "bp", "signal"):
+    # memb and bp also time a bare membarrier after each grace period (the
+    # floor, in the same process): .floor and .over_floor (p50 / floor p50)
     RUNS.append(("sync-" + _fl, [], 1,
                  ["sync.%s.%s" % (_fl, s)
-                  for s in ("p50", "mean", "p99", "samples", "reader_cpu")]))
+                  for s in ("p50", "mean", "p99", "samples", "reader_cpu")
+                  + (("floor", "over_floor") if _fl in ("memb", "bp") else ())]))
 RUNS += [
     # gp/s with several callers swings with what else runs (whether the
     # reader's CPU is busy decides what a membarrier costs): shorter,
@@ -136,7 +139,8 @@ RUNS += [
 IDLE_SIZES = (1, 16, 256, 1024)
 for _n in IDLE_SIZES:
     RUNS.append(("scale-memb", ["-m", "idle", "-n", str(_n)], 1,
-                 ["idle%d.memb.p50" % _n, "idle%d.memb.p99" % _n, "idle%d.memb.reader_cpu" % _n]))
+                 ["idle%d.memb.p50" % _n, "idle%d.memb.p99" % _n, "idle%d.memb.reader_cpu" % _n,
+                  "idle%d.memb.floor" % _n]))
 RUNS.append(("scale-memb", ["-m", "churn"], 1,
              ["churn.memb.rate", "churn.memb.gps", "churn.memb.threads",
               "churn.memb.register.p50", "churn.memb.register.p99",
@@ -161,7 +165,7 @@ AA_RUNS = [
 # Rows that describe the run rather than measure the library (how much CPU
 # the reader had, sample counts, ...): no noise floor, no "vs liburcu".
 DIAGNOSTIC_SUFFIXES = (".reader_cpu", ".samples", ".disturbed", ".rq_wait.p99", ".stalls",
-                       ".threads", ".max_backlog", ".gps", ".cpus")
+                       ".threads", ".max_backlog", ".gps", ".cpus", ".floor")
 
 
 def is_diagnostic(metric):
@@ -236,6 +240,10 @@ RUNS += [
 #   ("ratio<=", x): ours/liburcu at most x;  ("ratio>=", x): at least x;
 #   ("ours<=", x): our absolute value at most x (in the metric's unit).
 TARGETS = {
+    # issue 13 item 1: memb and bp synchronize_rcu p50 within 1.2x of the
+    # membarrier floor measured in the same process
+    "sync.memb.over_floor": ("ours<=", 1.2),
+    "sync.bp.over_floor": ("ours<=", 1.2),
     "read.memb.inline": ("ratio<=", 0.75),
     "read.memb.call": ("ours<=", 3.0),
     "read.qsbr.inline": ("ratio<=", 1.0),
@@ -660,13 +668,26 @@ def print_derived(results):
         if floor and sync:
             lines.append("%s: sync.memb.p50 / floor.membarrier.p50 = %.2f (target <= 1.2 for ours)"
                          % (side, sync / floor))
+        for fl in ("memb", "bp"):
+            v = med(side, "sync.%s.over_floor" % fl)
+            if v:
+                lines.append("%s: sync.%s.p50 / its in-process membarrier floor = %.2f%s"
+                             % (side, fl, v, " (target <= 1.2)" if side == "ours" else ""))
         base = med(side, "idle1.memb.p50")
+        base_floor = med(side, "idle1.memb.floor")
         for n in IDLE_SIZES[1:]:
             v = med(side, "idle%d.memb.p50" % n)
             if base is not None and v is not None:
                 slope = (v - base) * 1000.0 / (n - 1)
                 lines.append("%s: idle%d: %+.1f ns per idle registered thread%s"
                              % (side, n, slope, " (target <= 30)" if side == "ours" else ""))
+            # the same with each run's own membarrier floor taken off, which
+            # removes the drift of the IPI cost between processes
+            vf = med(side, "idle%d.memb.floor" % n)
+            if None not in (base, base_floor, v, vf):
+                slope = ((v - vf) - (base - base_floor)) * 1000.0 / (n - 1)
+                lines.append("%s: idle%d: %+.1f ns per idle registered thread over the floor"
+                             % (side, n, slope))
     if lines:
         print()
         print("Derived (medians):")
