@@ -237,9 +237,8 @@ bool urcu_i_lfht_find_pos(struct cds_lfht_node *start, unsigned long rh, int whe
 		struct urcu_i_lfht_pos *pos);
 
 /* rculfhash-table.c: accounting and the auto-resize policy. */
-void urcu_i_lfht_count_add(struct cds_lfht *ht, unsigned long size, unsigned long hash,
-		unsigned int chain);
-void urcu_i_lfht_count_del(struct cds_lfht *ht, unsigned long size, unsigned long hash);
+void urcu_i_lfht_count_add(struct cds_lfht *ht, unsigned long hash, unsigned int chain);
+void urcu_i_lfht_count_del(struct cds_lfht *ht, unsigned long hash);
 long urcu_i_lfht_split_sum(struct cds_lfht *ht);
 /* Free every allocation of a table (nothing may use it any more). */
 void urcu_i_lfht_free(struct cds_lfht *ht);

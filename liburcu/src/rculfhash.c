@@ -377,7 +377,7 @@ void cds_lfht_add(struct cds_lfht *ht, unsigned long hash, struct cds_lfht_node 
 			break;
 	}
 	if (counting(ht))
-		urcu_i_lfht_count_add(ht, size, hash, pos.chain);
+		urcu_i_lfht_count_add(ht, hash, pos.chain);
 }
 
 /*
@@ -409,7 +409,7 @@ static struct cds_lfht_node *add_unique(struct cds_lfht *ht, unsigned long hash,
 			break;
 	}
 	if (counting(ht))
-		urcu_i_lfht_count_add(ht, size, hash, pos.chain);
+		urcu_i_lfht_count_add(ht, hash, pos.chain);
 	return node;
 }
 
@@ -477,7 +477,6 @@ int cds_lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *old_iter,
 int cds_lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node)
 {
 	uintptr_t w, found;
-	unsigned long size;
 
 	check_read_side(ht, "cds_lfht_del");
 	if (!node)
@@ -492,9 +491,7 @@ int cds_lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node)
 		w = found;
 	}
 	unlink_removed(ht, node);
-	if (counting(ht)) {
-		size = load_size(ht);
-		urcu_i_lfht_count_del(ht, size, node->reverse_hash);
-	}
+	if (counting(ht))
+		urcu_i_lfht_count_del(ht, node->reverse_hash);
 	return 0;
 }

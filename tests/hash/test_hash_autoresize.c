@@ -21,7 +21,13 @@
  *           all) stay in at most 8,192 buckets, with ACCOUNTING and (ours,
  *           CDS.md section 3) without;
  *   fixed:  without AUTO_RESIZE (flags 0 or ACCOUNTING alone) 2,000 adds
- *           resize nothing.
+ *           resize nothing;
+ *   queued: (ours) a grow decided while a shrink of the same table is still
+ *           queued for the background thread is not lost: with the thread
+ *           held up, deleting every node asks for a shrink, then 5 U adds
+ *           follow; once the thread runs, the table must hold at least 2 U
+ *           buckets (the policy asks for 4 U; the lost grow left U).
+ *           See test_queued() for U and how the thread is held up.
  */
 #include "hash-test.h"
 
@@ -363,6 +369,141 @@ static void test_fixed(void)
 	}
 }
 
+/* ---------------------------------------------------------------- queued */
+
+#if HT_OURS && HT_HAVE_ALLOC
+/*
+ * U: the smallest count at which an ACCOUNTING table shrinks, 1024 per
+ * split counter slot, the slots being the configured CPUs rounded up to a
+ * power of two, at most 64 (rculfhash-table.c, split_slots()).
+ */
+static unsigned long shrink_unit(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	unsigned long slots = 1;
+
+	if (cpus < 1)
+		cpus = 16;
+	if (cpus > 64)
+		cpus = 64;
+	while (slots < (unsigned long) cpus)
+		slots <<= 1;
+	return slots << 10;
+}
+
+/* A thread inside a read-side critical section until told to leave. */
+static int holder_in, holder_release;
+
+static void *section_holder(void *arg)
+{
+	(void) arg;
+	T_FN(register_thread)();
+	T_FN(read_lock)();	/* qsbr: online without quiescent states */
+	t_store(&holder_in, 1);
+	while (!t_load(&holder_release))
+		t_sleep_ms(1);
+	T_FN(read_unlock)();
+	T_FN(unregister_thread)();
+	return NULL;
+}
+
+/* Keys [first, first + n) from arr[] into p's table. */
+static void add_nodes(struct probe *p, struct tnode *arr, unsigned long first, unsigned long n)
+{
+	unsigned long k;
+
+	for (k = 0; k < n; k++) {
+		struct tnode *t = &arr[k];
+
+		t->key = first + k;
+		t->hash = t_hash(t->key);
+		t->magic = T_LIVE;
+		cds_lfht_node_init(&t->node);
+		t_add(p->ht, t);
+	}
+}
+
+static void del_nodes(struct probe *p, struct tnode *arr, unsigned long n)
+{
+	unsigned long k;
+
+	for (k = 0; k < n; k++)
+		t_del(p->ht, &arr[k]);
+}
+
+/*
+ * The one background thread serves every table in request order.  Hold it
+ * up: a reader thread stays inside a read-side critical section, and a
+ * shrink of a first table (stall) is requested, which waits for a grace
+ * period.  Then on the table under test, explicitly sized to 8 U buckets:
+ * 2 U adds and their deletion (the shrink request, queued behind the
+ * stalled one), then 5 U adds (the count ends between 4 U and 6 U: every
+ * grow decision is made while the shrink is still queued).  Then the
+ * reader leaves and the thread catches up.
+ *
+ * Counts are committed 1024 per slot, so the table-wide count is off by
+ * less than U: 2 U adds bring it above U, deleting them brings it below,
+ * and 5 U more bring it above 4 U.
+ */
+static void test_queued(void)
+{
+	unsigned long u = shrink_unit();
+	struct tnode *arr = (struct tnode *) calloc(9 * u, sizeof(*arr));
+	struct tnode *stall_nodes = arr, *first = arr + 2 * u, *second = arr + 4 * u;
+	struct probe *stall, *p;
+	pthread_t holder;
+	long held, after, cap;
+
+	if (!arr)
+		tap_bail("out of memory");
+	stall = probe_create(CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING);
+	p = probe_create(CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING);
+	t_resize(stall->ht, 8 * u);
+	t_resize(p->ht, 8 * u);
+	add_nodes(stall, stall_nodes, 0, 2 * u);
+	add_nodes(p, first, 0, 2 * u);
+
+	t_store(&holder_in, 0);
+	t_store(&holder_release, 0);
+	holder = t_thread_start(section_holder, NULL);
+	T_FN(thread_offline)();
+	t_wait_for(&holder_in, 1, 10000, "the reader to enter its critical section");
+	T_FN(thread_online)();
+
+	del_nodes(stall, stall_nodes, 2 * u);	/* its shrink waits for the reader */
+	del_nodes(p, first, 2 * u);		/* shrink of p: queued behind it */
+	add_nodes(p, second, 2 * u, 5 * u);	/* grow decisions of p */
+	held = probe_bytes(p);
+	tap_ok(held >= 8 * (long) u * BUCKET, "queued: with the background thread held up, "
+		"the table still holds %ld buckets (8 U = %lu)", held / BUCKET, 8 * u);
+
+	t_store(&holder_release, 1);
+	T_FN(thread_offline)();
+	t_thread_join(holder);
+	T_FN(thread_online)();
+
+	/* Wait for the queued resize: it brings p to at most 4 U either way. */
+	cap = 4 * (long) u * BUCKET + 8192;
+	after = probe_wait(p, at_most, cap);
+	tap_ok(after <= cap, "queued: the queued resize ran (%ld buckets, at most 4 U = %lu)",
+		after / BUCKET, 4 * u);
+	after = probe_settle(p);
+	tap_ok(after >= 2 * (long) u * BUCKET, "queued: a grow decided while a shrink was "
+		"queued is kept: %lu nodes in %ld buckets (at least 2 U = %lu)", 5 * u,
+		after / BUCKET, 2 * u);
+
+	del_nodes(p, second, 5 * u);
+	tap_ok(probe_finish(p, 0) == 0 && probe_finish(stall, 0) == 0,
+		"queued: destroy both tables (all memory given back)");
+	free(arr);	/* probe_finish waited for a grace period */
+}
+#else
+static void test_queued(void)
+{
+	tap_skip("queued: needs our policy and struct cds_lfht_alloc");
+}
+#endif
+
 int main(void)
 {
 	nodes = (struct tnode *) calloc(BIG, sizeof(*nodes));
@@ -376,6 +517,7 @@ int main(void)
 	test_chain_growth();
 	test_small();
 	test_fixed();
+	test_queued();
 
 	t_barrier();
 	T_FN(unregister_thread)();
