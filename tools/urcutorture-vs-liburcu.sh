@@ -116,11 +116,18 @@ for f in $flavors; do
 done
 for c in "$src"/*.c; do
 	base="$(basename "$c" .c)"
-	[ "$base" = flavor-ops ] && continue
+	# flavor-ops.c is built per flavor above; seed-module.c is the seeded
+	# flavors' dlopen module (tools/meson.build), not part of the tool
+	case "$base" in flavor-ops|seed-module) continue ;; esac
 	"$cc" "${cflags[@]}" "${have[@]}" "${placement_flags[@]}" -c "$c" -o "$build/$base.o"
 	objs+=("$build/$base.o")
 done
-"$cc" -o "$build/urcutorture-liburcu" "${objs[@]}" "${ldlibs[@]}" -lurcu-common \
+# the built-in scenarios, embedded as tools/meson.build does
+python3 "$src/scenarios/embed.py" "$build/scenarios-builtin.c" "$src"/scenarios/*.scn
+"$cc" "${cflags[@]}" -c "$build/scenarios-builtin.c" -o "$build/scenarios-builtin.o"
+objs+=("$build/scenarios-builtin.o")
+# the data-structure modes (hash, queue) need liburcu-cds
+"$cc" -o "$build/urcutorture-liburcu" "${objs[@]}" "${ldlibs[@]}" -lurcu-cds -lurcu-common \
 	"${placement_libs[@]}" -lpthread -lm
 theirs="$build/urcutorture-liburcu"
 

@@ -46,6 +46,12 @@
 #include <urcu/arch.h>
 #include <urcu/uatomic.h>
 
+/*
+ * Acquire/release accesses use the compiler's __atomic builtins, not
+ * uatomic_load/uatomic_store with CMM_* orders: the tool is also built
+ * against liburcu 0.13 (tools/urcutorture-vs-liburcu.sh), which lacks those.
+ */
+
 #include "json.h"
 #include "ut.h"
 
@@ -145,14 +151,14 @@ static bool lit_barrier(struct lit_shared *L, struct ut_run *run, unsigned int *
 		L->go = ut_now_ns() + LIT_GO_AHEAD_NS;
 		/* Release: pairs with the waiters' acquire load of sense below;
 		 * the reset of arrived and every party's round precede it. */
-		uatomic_store(&L->sense, s, CMM_RELEASE);
+		__atomic_store_n(&L->sense, s, __ATOMIC_RELEASE);
 		if (uatomic_read(&L->done))
 			return false;
 		lit_wait_until(L->go);
 		return true;
 	}
 	/* Acquire: pairs with the release store of sense above. */
-	while (uatomic_load(&L->sense, CMM_ACQUIRE) != s) {
+	while (__atomic_load_n(&L->sense, __ATOMIC_ACQUIRE) != s) {
 		if (uatomic_read(&L->done) || ut_should_stop(run))
 			return false;
 		if (++spins % LIT_YIELD_SPINS)
@@ -199,7 +205,7 @@ static void *lit_reader(struct ut_thread *t)
 		 * order of this load after the word published by read_lock
 		 * is the flavor's business: that is what is tested.
 		 */
-		p = uatomic_load(&L->ptr, CMM_ACQUIRE);
+		p = __atomic_load_n(&L->ptr, __ATOMIC_ACQUIRE);
 		ut_spin_ns(LIT_LINGER_NS);
 		v = CMM_LOAD_SHARED(p->val);
 		ops->read_unlock();
@@ -247,7 +253,7 @@ static void *lit_updater(struct ut_thread *t)
 		lit_delay(ut_rng_below(&t->rng, LIT_UPDATER_DELAY));
 		/* Release (rcu_assign_pointer): pairs with the readers'
 		 * acquire load of ptr; next's LIT_VALID is visible first. */
-		uatomic_store(&L->ptr, next, CMM_RELEASE);
+		__atomic_store_n(&L->ptr, next, __ATOMIC_RELEASE);
 		ops->synchronize_rcu();
 		/* No reader may still hold old: poison it at once. */
 		CMM_STORE_SHARED(old->val, LIT_POISON);
