@@ -15,6 +15,12 @@
  * abort: "urcu: rcu_read_lock: cannot set up the thread's unregistration at
  * exit: Cannot allocate memory" (rcu_register_thread for memb).
  *
+ * A grace period reads the reader words through an array the leader keeps
+ * (urcu-gp.c, scan_set), which needs memory past 64 registered threads;
+ * when that allocation fails the leader walks the registry list instead,
+ * and the grace period must still wait for a reader inside its critical
+ * section (memb, NR_IDLE idle registered threads plus one such reader).
+ *
  * The libraries are loaded with dlopen() after the test has taken 40 keys,
  * so their exit key lies in glibc's second level, the case an application
  * that loads liburcu late (a plugin) meets.  FAULTS_BP_LIB and
@@ -30,12 +36,16 @@
 
 #define NR_KEYS		40
 #define NR_THREADS	8
+#define NR_IDLE		100
 
 static void (*bp_read_lock)(void);
 static void (*bp_read_unlock)(void);
 static void (*bp_synchronize_rcu)(void);
 static void (*memb_register_thread)(void);
 static void (*memb_unregister_thread)(void);
+static void (*memb_read_lock)(void);
+static void (*memb_read_unlock)(void);
+static void (*memb_synchronize_rcu)(void);
 
 static void *must_sym(void *h, const char *name)
 {
@@ -63,6 +73,9 @@ static void load(void)
 	bp_synchronize_rcu = (void (*)(void)) must_sym(bp, "urcu_bp_synchronize_rcu");
 	memb_register_thread = (void (*)(void)) must_sym(memb, "urcu_memb_register_thread");
 	memb_unregister_thread = (void (*)(void)) must_sym(memb, "urcu_memb_unregister_thread");
+	memb_read_lock = (void (*)(void)) must_sym(memb, "urcu_memb_read_lock");
+	memb_read_unlock = (void (*)(void)) must_sym(memb, "urcu_memb_read_unlock");
+	memb_synchronize_rcu = (void (*)(void)) must_sym(memb, "urcu_memb_synchronize_rcu");
 	fi_scan_libs();
 }
 
@@ -94,6 +107,75 @@ static void *bp_reader(void *arg)
 	return NULL;
 }
 
+static pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t idle_cond = PTHREAD_COND_INITIALIZER;
+static int idle_ready, idle_release, reader_in, reader_out;
+
+/* A registered memb thread that waits, outside any critical section. */
+static void *memb_idle(void *arg)
+{
+	(void) arg;
+	memb_register_thread();
+	pthread_mutex_lock(&idle_lock);
+	idle_ready++;
+	pthread_cond_broadcast(&idle_cond);
+	while (!idle_release)
+		pthread_cond_wait(&idle_cond, &idle_lock);
+	pthread_mutex_unlock(&idle_lock);
+	memb_unregister_thread();
+	return NULL;
+}
+
+/* Holds a critical section for 300 ms, then marks its end and leaves. */
+static void *memb_holder(void *arg)
+{
+	(void) arg;
+	memb_register_thread();
+	memb_read_lock();
+	__atomic_store_n(&reader_in, 1, __ATOMIC_SEQ_CST);
+	usleep(300 * 1000);
+	__atomic_store_n(&reader_out, 1, __ATOMIC_SEQ_CST);
+	memb_read_unlock();
+	memb_unregister_thread();
+	return NULL;
+}
+
+/* memb: a grace period whose scan array cannot grow still waits for readers. */
+static void memb_scan_without_memory(void)
+{
+	pthread_t idle[NR_IDLE], holder;
+	int asked, out;
+
+	for (int i = 0; i < NR_IDLE; i++)
+		if (pthread_create(&idle[i], NULL, memb_idle, NULL))
+			tap_bail("pthread_create failed");
+	pthread_mutex_lock(&idle_lock);
+	while (idle_ready < NR_IDLE)
+		pthread_cond_wait(&idle_cond, &idle_lock);
+	pthread_mutex_unlock(&idle_lock);
+	if (pthread_create(&holder, NULL, memb_holder, NULL))
+		tap_bail("pthread_create failed");
+	while (!__atomic_load_n(&reader_in, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	fi_fail_alloc(1, FI_LIB_ONLY);
+	memb_synchronize_rcu();
+	out = __atomic_load_n(&reader_out, __ATOMIC_SEQ_CST);
+	asked = fi_alloc_calls();
+	fi_disarm();
+	tap_ok(asked >= 1, "memb: with %d registered threads a grace period asks for its scan array (%d allocation(s))",
+		NR_IDLE + 1, asked);
+	tap_ok(out == 1, "memb: the scan array allocation failing, synchronize_rcu still waited for the reader inside its critical section");
+	pthread_join(holder, NULL);
+	memb_synchronize_rcu();	/* the array can be allocated now */
+	tap_ok(1, "memb: the next grace period, allocations working again, returns");
+	pthread_mutex_lock(&idle_lock);
+	idle_release = 1;
+	pthread_cond_broadcast(&idle_cond);
+	pthread_mutex_unlock(&idle_lock);
+	for (int i = 0; i < NR_IDLE; i++)
+		pthread_join(idle[i], NULL);
+}
+
 int main(void)
 {
 	pthread_t tid[NR_THREADS];
@@ -123,5 +205,6 @@ int main(void)
 	bp_synchronize_rcu();
 	tap_ok(t_ms_since(t0) < 5000, "bp: synchronize_rcu after the readers exited returns (%.1f ms)",
 		t_ms_since(t0));
+	memb_scan_without_memory();
 	return tap_done();
 }
