@@ -140,6 +140,8 @@ static struct {
 	int poll_running;
 	int poll_atfork_done;
 	int32_t poll_futex;		/* -1: helper sleeps */
+	/* A sleeping grace period waits for more readers than it flagged. */
+	int wake_any;
 } gp_state = {
 	.leader_lock = PTHREAD_MUTEX_INITIALIZER,
 	.poll_lock = PTHREAD_MUTEX_INITIALIZER,
@@ -348,11 +350,26 @@ static void wait_for_readers(unsigned long g)
 			set_gp_flags(URCU_GP_WAITER, 0);
 			armed = true;
 		}
+		/*
+		 * Only the readers we wait for may wake us: with URCU_GP_WAITER
+		 * set, every reader leaving a critical section takes the slow
+		 * path, and one that began its section after our flip would
+		 * otherwise wake us for nothing, again and again, each time we
+		 * re-arm (a busy loop of membarriers that also kept the CPU
+		 * from a preempted reader we do wait for: callbacks delayed by
+		 * milliseconds when the enqueuer, in its critical section, was
+		 * preempted by the worker it woke).
+		 */
+		for (size_t i = 0; i < nbusy && i < URCU_I_BUSY_MAX; i++)
+			CMM_STORE_SHARED(busy[i]->waited, 1);
+		if (nbusy > URCU_I_BUSY_MAX)
+			uatomic_set(&gp_state.wake_any, 1);
 		uatomic_set(&URCU_FN(i_gp).futex, -1);
 		/*
-		 * Order the flag and futex stores before our rescan against
-		 * readers' idle stores before their flag check; pairs with
-		 * the reader side of i_read_unlock_slow / quiescent_state.
+		 * Order the flag, waited and futex stores before our rescan
+		 * against readers' idle stores before their flag checks;
+		 * pairs with the reader side of i_read_unlock_slow /
+		 * quiescent_state / thread_offline (i_wake_updater_for).
 		 */
 		URCU_FN(i_force_order)();
 		nbusy = rescan_busy(busy, nbusy, g);
@@ -376,8 +393,10 @@ static void wait_for_readers(unsigned long g)
 		URCU_I_PT_MARK(SCAN_SLEEP);
 	else
 		URCU_I_PT_MARK(SCAN_SPIN);
-	if (armed)
+	if (armed) {
 		set_gp_flags(0, URCU_GP_WAITER);
+		uatomic_set(&gp_state.wake_any, 0);
+	}
 }
 
 /*
@@ -567,7 +586,24 @@ void URCU_FN(synchronize_rcu)(void)
 	URCU_I_PT_END();
 }
 
-/* Slow path of readers leaving with URCU_GP_WAITER set: wake the updater. */
+/*
+ * Slow path of reader r leaving its critical section (or going quiescent)
+ * with URCU_GP_WAITER set: wake the grace period if it waits for r.  The
+ * loads follow the reader's idle store and its check of the flag, which
+ * its caller ordered (membarrier of the updater, or the reader's fence):
+ * either the updater's rescan sees r idle, or r sees waited (or wake_any)
+ * stored before the updater's i_force_order().  A stale waited, left by a
+ * grace period that saw r idle in its rescan, costs one useless wake.
+ */
+void URCU_FN(i_wake_updater_for)(struct urcu_i_reader *r)
+{
+	if (!CMM_LOAD_SHARED(r->waited) && !uatomic_read(&gp_state.wake_any))
+		return;
+	CMM_STORE_SHARED(r->waited, 0);
+	URCU_FN(i_wake_updater)();
+}
+
+/* Wake a grace period sleeping on readers, if one sleeps. */
 void URCU_FN(i_wake_updater)(void)
 {
 	if (uatomic_read(&URCU_FN(i_gp).futex) != -1)

@@ -32,6 +32,8 @@ void URCU_FN(i_order_exit)(void);
 
 /* urcu-gp.c: wake a grace period sleeping on readers (slow path). */
 void URCU_FN(i_wake_updater)(void);
+/* urcu-gp.c: the same, only if that grace period waits for reader r. */
+void URCU_FN(i_wake_updater_for)(struct urcu_i_reader *r);
 /* urcu-gp.c: fork support (bp handlers). */
 void URCU_FN(i_gp_fork_prepare)(void);
 void URCU_FN(i_gp_fork_parent)(void);

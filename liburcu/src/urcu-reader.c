@@ -127,6 +127,7 @@ static void do_register(struct urcu_i_reader *r, bool lazy)
 	r->tid = pthread_self();
 	r->need_mb = 0;
 	r->lazy = lazy;
+	r->waited = 0;
 	URCU_FN(i_lock)(&reg->lock);
 	uatomic_store(&r->ctr, 0UL, CMM_RELAXED);
 	cds_list_add(&r->node, &reg->readers);
@@ -301,7 +302,7 @@ void URCU_FN(i_quiescent_state_slow)(unsigned long g)
 	 */
 	cmm_smp_mb();
 	if (CMM_LOAD_SHARED(URCU_FN(i_gp).ctr) & URCU_GP_WAITER)
-		URCU_FN(i_wake_updater)();
+		URCU_FN(i_wake_updater_for)(r);
 }
 
 /*
@@ -322,7 +323,7 @@ void URCU_FN(thread_offline)(void)
 	/* Full fence: the offline store before the URCU_GP_WAITER check. */
 	cmm_smp_mb();
 	if (CMM_LOAD_SHARED(URCU_FN(i_gp).ctr) & URCU_GP_WAITER)
-		URCU_FN(i_wake_updater)();
+		URCU_FN(i_wake_updater_for)(r);
 }
 
 /* thread_online: the thread may read RCU-protected data again. */
@@ -420,7 +421,7 @@ void URCU_FN(i_read_unlock_slow)(void)
 		g = CMM_LOAD_SHARED(URCU_FN(i_gp).ctr);
 	}
 	if (g & URCU_GP_WAITER)
-		URCU_FN(i_wake_updater)();
+		URCU_FN(i_wake_updater_for)(&URCU_FN(i_reader));
 }
 #endif /* !URCU_FLAVOR_IS_QSBR */
 
