@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,8 +47,12 @@ static int flatten(hwloc_topology_t topo, enum ut_topo_source source, const char
 
 		raw[i].os = (int)pu->os_index;
 		raw[i].pkg_key = pkg ? (long)pkg->logical_index : 0;
-		/* No core level (some platforms): every PU counts as a core. */
-		raw[i].core_key = core ? (long)core->logical_index : (1L << 40) + i;
+		/*
+		 * No core level (some platforms): every PU counts as a core,
+		 * with a negative key (logical indexes are >= 0) that fits a
+		 * 32-bit long too (1L << 40 did not) and keeps PUs in order.
+		 */
+		raw[i].core_key = core ? (long)core->logical_index : LONG_MIN + i;
 		raw[i].node_os = -1;
 		/* hwloc 2 hangs NUMA nodes off the memory side: match by cpuset. */
 		for (int k = 0; k < nnuma; k++) {
