@@ -93,6 +93,10 @@ def quick_checks():
               "(c) the futex wait checks, then sleeps: lost wake-up"),
         Check("bug-scan-skip", small + ["-DBUG_SCAN_SKIP"], "safety", POISON,
               "(d) the scan forgets a reader"),
+        Check("bug-waited-late", small + ["-DREADS=1", "-DBUG_WAITED_LATE"], "safety",
+              "invalid end state",
+              "(e) the waited bytes set after the force order: the reader's last exit "
+              "misses its byte, the updater sleeps for ever"),
     ]
 
 
@@ -155,6 +159,9 @@ def full_checks():
                    "live", "acceptance cycle", "(c) qsbr"))
     c.append(Check("bug-scan-skip-2r1u", r2 + ["-DBUG_SCAN_SKIP"], "safety", POISON,
                    "(d) the scan forgets the second of two readers"))
+    c.append(Check("bug-waited-late-2r1u-leave",
+                   r2 + ["-DNEST=1", "-DBUG_WAITED_LATE"] + leave, "safety",
+                   "invalid end state", "(e) readers that leave: the updater sleeps for ever"))
     # Witnesses: the model reaches the situations the checks are about.
     c.append(Check("witness-shared", u2 + ["-DWITNESS_SHARED"], "safety", "(d>=",
                    "two callers served by one grace period"))

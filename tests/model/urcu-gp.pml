@@ -90,6 +90,9 @@
  *   BUG_LOST_WAKEUP        the updater's futex wait checks the word, then
  *                          goes to sleep, in two steps (liveness)
  *   BUG_SCAN_SKIP          the scan forgets the last reader
+ *   BUG_WAITED_LATE        the updater sets the readers' waited bytes after
+ *                          its force order (plain stores): a departing
+ *                          reader may miss them and not wake it
  * Witnesses (an assertion that fails when the situation is reached):
  *   WITNESS_SHARED         two callers served by fewer grace periods than calls
  *   WITNESS_WAKE           the updater slept on gp.futex and was woken
@@ -169,7 +172,8 @@
 #define A_REGLOCK	8	/* i_registry.lock */
 #define A_PTR(j)	(9 + (j))	/* updater j's RCU-protected pointer */
 #define A_RCTR(i)	(9 + NU + (i))	/* reader i's word */
-#define NADDR		(9 + NU + NR)
+#define A_WAITED(i)	(9 + NU + NR + (i))	/* reader i's waited byte */
+#define NADDR		(9 + NU + 2 * NR)
 
 #define NBUF		(NR + NU)	/* buffers: readers 0..NR-1, then updaters */
 
@@ -398,6 +402,20 @@ inline wake_updater(me)
 	f = 0
 }
 
+/*
+ * i_wake_updater_for(): a reader wakes the sleeping updater only if the
+ * updater set its waited byte (wake_any, for more than 32 busy readers,
+ * cannot happen with NR <= 3 and is not modelled).
+ */
+inline wake_updater_for(me)
+{
+	load(me, A_WAITED(me), f);
+	if
+	:: f == 1 -> f = 0; sb_store(me, A_WAITED(me), 0); wake_updater(me)
+	:: else -> f = 0
+	fi
+}
+
 /* do_register(): under the registry lock, word 0, onto reg->readers. */
 inline do_register(me)
 {
@@ -488,7 +506,7 @@ inline read_unlock(me)
 			:: else
 			fi;
 			if
-			:: (g & F_WAITER) -> wake_updater(me)
+			:: (g & F_WAITER) -> wake_updater_for(me)
 			:: else
 			fi
 		:: else
@@ -567,7 +585,7 @@ inline q_offline(me)
 	store_mb(me, A_RCTR(me), 0);	/* then a fence: before the WAITER check */
 	load(me, A_GCTR, g);
 	if
-	:: (g & F_WAITER) -> wake_updater(me)
+	:: (g & F_WAITER) -> wake_updater_for(me)
 	:: else
 	fi;
 	g = 0
@@ -585,7 +603,7 @@ inline q_quiescent(me)
 		store_mb(me, A_RCTR(me), w);
 		load(me, A_GCTR, g);
 		if
-		:: (g & F_WAITER) -> wake_updater(me)
+		:: (g & F_WAITER) -> wake_updater_for(me)
 		:: else
 		fi
 	:: else
@@ -680,6 +698,22 @@ inline scan_readers(me, g, left)
 	ri = 0
 }
 
+/* Set the waited byte of every reader the last scan found busy. */
+inline mark_waited(me)
+{
+	ri = 0;
+	do
+	:: ri < NR ->
+		if
+		:: where[ri] == 1 -> store_mb(me, A_WAITED(ri), 1)
+		:: else
+		fi;
+		ri++
+	:: else -> break
+	od;
+	ri = 0
+}
+
 /* wait_for_readers(g): called and returns with the registry lock held. */
 inline wait_for_readers(me, g)
 {
@@ -704,6 +738,14 @@ inline wait_for_readers(me, g)
 				armed = 1
 			:: else
 			fi;
+#ifndef BUG_WAITED_LATE
+			/*
+			 * The waited byte of each reader still on the list (the
+			 * scan found it busy), then futex = -1: force_order
+			 * follows, so each is a store_mb (see store_mb).
+			 */
+			mark_waited(me);
+#endif
 			store_mb(me, A_FUTEX, ARMED);	/* force_order follows */
 			/* pairs with the readers' idle store and flag check */
 			force_order(me);
@@ -712,6 +754,20 @@ inline wait_for_readers(me, g)
 			:: left == 0 -> break
 			:: else
 			fi;
+#ifdef BUG_WAITED_LATE
+			/* the waited bytes after the force order: not ordered by it */
+			ri = 0;
+			do
+			:: ri < NR ->
+				if
+				:: where[ri] == 1 -> sb_store(me, A_WAITED(ri), 1)
+				:: else
+				fi;
+				ri++
+			:: else -> break
+			od;
+			ri = 0;
+#endif
 			mutex_unlock(me, A_REGLOCK);
 #ifndef BUG_LOST_WAKEUP
 			futex_wait(me, A_FUTEX, ARMED, gpf_sleep[me - NR], slept);
