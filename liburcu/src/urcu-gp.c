@@ -273,11 +273,27 @@ static bool scan_set_sync(struct urcu_i_registry *reg)
 }
 
 /*
+ * reader_done(), and once the grace period has armed (set waited bytes),
+ * clear the byte of a reader found done: we no longer wait for it, and a
+ * byte left set would let every later exit of that reader wake us again.
+ * Only the leader writes the bytes (see i_wake_updater_for()); the record
+ * is registered (registry lock held since the pass that found it).
+ */
+static bool reader_done_clear(struct urcu_i_reader *r, unsigned long g, bool armed)
+{
+	if (!reader_done(r, g))
+		return false;
+	if (armed && CMM_LOAD_SHARED(r->waited))
+		CMM_STORE_SHARED(r->waited, 0);
+	return true;
+}
+
+/*
  * One pass over every registered reader.  Returns how many are still busy
  * (inside a critical section that began before the flip to g) and stores
  * the first URCU_I_BUSY_MAX of them in busy[].
  */
-static size_t scan_all(struct urcu_i_reader **busy, unsigned long g)
+static size_t scan_all(struct urcu_i_reader **busy, unsigned long g, bool armed)
 {
 	struct urcu_i_registry *reg = &URCU_FN(i_registry);
 	struct urcu_i_reader *r;
@@ -292,13 +308,13 @@ static size_t scan_all(struct urcu_i_reader **busy, unsigned long g)
 			if (i + URCU_I_SCAN_AHEAD < scan_set.n)
 				__builtin_prefetch(&scan_set.r[i + URCU_I_SCAN_AHEAD]->ctr);
 			r = scan_set.r[i];
-			if (!reader_done(r, g) && nbusy++ < URCU_I_BUSY_MAX)
+			if (!reader_done_clear(r, g, armed) && nbusy++ < URCU_I_BUSY_MAX)
 				busy[nbusy - 1] = r;
 		}
 		return nbusy;
 	}
 	cds_list_for_each_entry(r, &reg->readers, node)
-		if (!reader_done(r, g) && nbusy++ < URCU_I_BUSY_MAX)
+		if (!reader_done_clear(r, g, armed) && nbusy++ < URCU_I_BUSY_MAX)
 			busy[nbusy - 1] = r;
 	return nbusy;
 }
@@ -308,14 +324,15 @@ static size_t scan_all(struct urcu_i_reader **busy, unsigned long g)
  * held since that pass, so each record is still registered); a pass that
  * found more than busy[] holds is simply repeated.
  */
-static size_t rescan_busy(struct urcu_i_reader **busy, size_t nbusy, unsigned long g)
+static size_t rescan_busy(struct urcu_i_reader **busy, size_t nbusy, unsigned long g,
+		bool armed)
 {
 	size_t left = 0;
 
 	if (nbusy > URCU_I_BUSY_MAX)
-		return scan_all(busy, g);
+		return scan_all(busy, g, armed);
 	for (size_t i = 0; i < nbusy; i++)
-		if (!reader_done(busy[i], g))
+		if (!reader_done_clear(busy[i], g, armed))
 			busy[left++] = busy[i];
 	return left;
 }
@@ -327,19 +344,43 @@ static void set_gp_flags(unsigned long set, unsigned long clear)
 	CMM_STORE_SHARED(URCU_FN(i_gp).ctr, (c | set) & ~clear);
 }
 
+/*
+ * The grace period stops waiting: clear the waited bytes it set (on every
+ * registered reader: those it flagged before sleeping may have left, and
+ * the registry held now is the one to walk).  Relaxed: a reader that still
+ * sees its byte set only issues a useless wake-up; the next grace period
+ * sets the bytes again before its force order.  Registry lock held.
+ */
+static void clear_waited(void)
+{
+	struct urcu_i_registry *reg = &URCU_FN(i_registry);
+	struct urcu_i_reader *r;
+
+	uatomic_set(&gp_state.wake_any, 0);
+	if (caa_likely(scan_set_sync(reg))) {
+		for (size_t i = 0; i < scan_set.n; i++)
+			if (CMM_LOAD_SHARED(scan_set.r[i]->waited))
+				CMM_STORE_SHARED(scan_set.r[i]->waited, 0);
+		return;
+	}
+	cds_list_for_each_entry(r, &reg->readers, node)
+		if (CMM_LOAD_SHARED(r->waited))
+			CMM_STORE_SHARED(r->waited, 0);
+}
+
 /* Called with the registry lock held; may drop it while sleeping. */
 static void wait_for_readers(unsigned long g)
 {
 	struct urcu_i_registry *reg = &URCU_FN(i_registry);
 	struct urcu_i_reader *busy[URCU_I_BUSY_MAX];
-	size_t nbusy = scan_all(busy, g);
+	size_t nbusy = scan_all(busy, g, false);
 	unsigned int loops = 0;
 	bool armed = false;
 
 	while (nbusy) {
 		if (loops++ < URCU_I_SPIN_LOOPS) {
 			caa_cpu_relax();
-			nbusy = rescan_busy(busy, nbusy, g);
+			nbusy = rescan_busy(busy, nbusy, g, false);
 			continue;
 		}
 		if (armed)
@@ -372,7 +413,7 @@ static void wait_for_readers(unsigned long g)
 		 * quiescent_state / thread_offline (i_wake_updater_for).
 		 */
 		URCU_FN(i_force_order)();
-		nbusy = rescan_busy(busy, nbusy, g);
+		nbusy = rescan_busy(busy, nbusy, g, true);
 		URCU_I_PT_MARK(SCAN_ARM);
 		if (!nbusy)
 			break;
@@ -387,7 +428,7 @@ static void wait_for_readers(unsigned long g)
 		 * have seen it), so it is case (b) of the proof; waiting for
 		 * it is unnecessary but harmless.
 		 */
-		nbusy = scan_all(busy, g);
+		nbusy = scan_all(busy, g, true);
 	}
 	if (armed)
 		URCU_I_PT_MARK(SCAN_SLEEP);
@@ -395,7 +436,7 @@ static void wait_for_readers(unsigned long g)
 		URCU_I_PT_MARK(SCAN_SPIN);
 	if (armed) {
 		set_gp_flags(0, URCU_GP_WAITER);
-		uatomic_set(&gp_state.wake_any, 0);
+		clear_waited();
 	}
 }
 
@@ -592,15 +633,20 @@ void URCU_FN(synchronize_rcu)(void)
  * loads follow the reader's idle store and its check of the flag, which
  * its caller ordered (membarrier of the updater, or the reader's fence):
  * either the updater's rescan sees r idle, or r sees waited (or wake_any)
- * stored before the updater's i_force_order().  A stale waited, left by a
- * grace period that saw r idle in its rescan, costs one useless wake.
+ * stored before the updater's i_force_order().
+ *
+ * Readers only read waited; the grace period clears it when it stops
+ * waiting (clear_waited()).  A reader that cleared its own byte could lose
+ * a wake-up: its clear, still in its store buffer, may land after the
+ * updater's next "waited = 1", and a qsbr quiescent state that announced a
+ * sequence older than the flip does not end the wait, so the reader's next
+ * one must still find its byte set (the model found that interleaving:
+ * tests/model, qsbr-1r2u-leave).
  */
 void URCU_FN(i_wake_updater_for)(struct urcu_i_reader *r)
 {
-	if (!CMM_LOAD_SHARED(r->waited) && !uatomic_read(&gp_state.wake_any))
-		return;
-	CMM_STORE_SHARED(r->waited, 0);
-	URCU_FN(i_wake_updater)();
+	if (CMM_LOAD_SHARED(r->waited) || uatomic_read(&gp_state.wake_any))
+		URCU_FN(i_wake_updater)();
 }
 
 /* Wake a grace period sleeping on readers, if one sleeps. */

@@ -37,7 +37,7 @@ MODEL = os.path.join(HERE, "urcu-gp.pml")
 
 # Memory bound of one verifier run (MiB, pan's -DMEMLIM) and search depth
 # (the deepest search needs about 11000; hitting the bound fails the check).
-MEMLIM_MB = 2048
+MEMLIM_MB = 4096
 DEPTH = 200000
 
 POISON = "held["
@@ -159,6 +159,11 @@ def full_checks():
                    "live", "acceptance cycle", "(c) qsbr"))
     c.append(Check("bug-scan-skip-2r1u", r2 + ["-DBUG_SCAN_SKIP"], "safety", POISON,
                    "(d) the scan forgets the second of two readers"))
+    c.append(Check("bug-reader-clears-qsbr-1r2u-leave",
+                   u2 + leave + fl("qsbr") + ["-DBUG_READER_CLEARS"], "safety",
+                   "invalid end state", big=True,
+                   why="(f) a reader clears its own waited byte: its buffered clear lands after "
+                   "the updater's next set, a stale quiescent state consumed the wake-up"))
     c.append(Check("bug-waited-late-2r1u-leave",
                    r2 + ["-DNEST=1", "-DBUG_WAITED_LATE"] + leave, "safety",
                    "invalid end state", "(e) readers that leave: the updater sleeps for ever"))
@@ -299,7 +304,7 @@ def trail(check, d, spin):
     sb = config_value(check.defs, "SB", 2)
     addr = (["gp.ctr", "gp.futex", "started", "done", "requested", "epoch",
              "nwaiters", "leader_lock", "reg_lock"]
-            + ["ptr%d" % j for j in range(nu)] + ["rctr%d" % i for i in range(nr)])
+            + ["ptr%d" % j for j in range(nu)] + ["rctr%d" % i for i in range(nr)] + ["waited%d" % i for i in range(nr)])
     owner = ["reader%d" % i for i in range(nr)] + ["updater%d" % j for j in range(nu)]
     src = open(MODEL).read().split("\n")
     # Lines before this one are the memory-model helpers: show the caller.

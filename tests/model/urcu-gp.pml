@@ -90,6 +90,8 @@
  *   BUG_LOST_WAKEUP        the updater's futex wait checks the word, then
  *                          goes to sleep, in two steps (liveness)
  *   BUG_SCAN_SKIP          the scan forgets the last reader
+ *   BUG_READER_CLEARS      a reader clears its own waited byte when it
+ *                          wakes the updater (the first version)
  *   BUG_WAITED_LATE        the updater sets the readers' waited bytes after
  *                          its force order (plain stores): a departing
  *                          reader may miss them and not wake it
@@ -404,14 +406,21 @@ inline wake_updater(me)
 
 /*
  * i_wake_updater_for(): a reader wakes the sleeping updater only if the
- * updater set its waited byte (wake_any, for more than 32 busy readers,
- * cannot happen with NR <= 3 and is not modelled).
+ * updater set its waited byte; it never writes the byte (wake_any, for
+ * more than 32 busy readers, cannot happen with NR <= 3 and is not
+ * modelled).  BUG_READER_CLEARS: the reader clears its byte itself (a
+ * buffered store), as the first version of the code did.
  */
 inline wake_updater_for(me)
 {
 	load(me, A_WAITED(me), f);
 	if
-	:: f == 1 -> f = 0; sb_store(me, A_WAITED(me), 0); wake_updater(me)
+	:: f == 1 ->
+		f = 0;
+#ifdef BUG_READER_CLEARS
+		sb_store(me, A_WAITED(me), 0);
+#endif
+		wake_updater(me)
 	:: else -> f = 0
 	fi
 }
@@ -681,7 +690,19 @@ inline scan_readers(me, g, left)
 #endif
 				load_nd(me, A_RCTR(ri), v);	/* acquire */
 				if
-				:: QUIESCENT(v, g) -> where[ri] = 2
+				:: QUIESCENT(v, g) ->
+					where[ri] = 2;
+					/*
+					 * reader_done_clear(): once armed, a reader
+					 * found done loses its waited byte (a plain
+					 * store of the updater, modelled as reaching
+					 * memory at once: only later sets of its own
+					 * could follow it, and TSO keeps them in order)
+					 */
+					if
+					:: armed -> flush_nd(me); mem[A_WAITED(ri)] = 0
+					:: else
+					fi
 				:: else -> left = 1
 				fi;
 #ifdef WITNESS_NESTED
@@ -803,6 +824,13 @@ inline wait_for_readers(me, g)
 			append_nd(me, A_GCTR, c & (255 - F_WAITER));
 			c = 0
 		};
+		/* clear_waited(): plain stores */
+		ri = 0;
+		do
+		:: ri < NR -> sb_store(me, A_WAITED(ri), 0); ri++
+		:: else -> break
+		od;
+		ri = 0;
 		armed = 0
 	:: else
 	fi;

@@ -66,9 +66,10 @@ struct urcu_i_reader {
 	unsigned char lazy;		/* bp: registered by read_lock */
 	/*
 	 * Set by a grace period that sleeps until this reader leaves the
-	 * critical section it waits for; read and cleared by the reader's
-	 * slow paths (library code only: it sits in what was padding, so
-	 * neither the size nor any offset the inline read side uses moved).
+	 * critical section it waits for, cleared by it when it stops
+	 * waiting; read by the reader's slow paths (library code only: it
+	 * sits in what was padding, so neither the size nor any offset the
+	 * inline read side uses moved).
 	 */
 	unsigned char waited;
 	/* qsbr debug builds: read-side nesting depth (read_lock is free otherwise). */
