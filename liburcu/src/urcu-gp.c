@@ -344,30 +344,6 @@ static void set_gp_flags(unsigned long set, unsigned long clear)
 	CMM_STORE_SHARED(URCU_FN(i_gp).ctr, (c | set) & ~clear);
 }
 
-/*
- * The grace period stops waiting: clear the waited bytes it set (on every
- * registered reader: those it flagged before sleeping may have left, and
- * the registry held now is the one to walk).  Relaxed: a reader that still
- * sees its byte set only issues a useless wake-up; the next grace period
- * sets the bytes again before its force order.  Registry lock held.
- */
-static void clear_waited(void)
-{
-	struct urcu_i_registry *reg = &URCU_FN(i_registry);
-	struct urcu_i_reader *r;
-
-	uatomic_set(&gp_state.wake_any, 0);
-	if (caa_likely(scan_set_sync(reg))) {
-		for (size_t i = 0; i < scan_set.n; i++)
-			if (CMM_LOAD_SHARED(scan_set.r[i]->waited))
-				CMM_STORE_SHARED(scan_set.r[i]->waited, 0);
-		return;
-	}
-	cds_list_for_each_entry(r, &reg->readers, node)
-		if (CMM_LOAD_SHARED(r->waited))
-			CMM_STORE_SHARED(r->waited, 0);
-}
-
 /* Called with the registry lock held; may drop it while sleeping. */
 static void wait_for_readers(unsigned long g)
 {
@@ -436,7 +412,13 @@ static void wait_for_readers(unsigned long g)
 		URCU_I_PT_MARK(SCAN_SPIN);
 	if (armed) {
 		set_gp_flags(0, URCU_GP_WAITER);
-		clear_waited();
+		/*
+		 * No waited byte is left set: bytes are set only on busy[],
+		 * and the armed pass that ended the loop found each of them
+		 * done (reader_done_clear) or its thread gone.  Relaxed: a
+		 * stale wake_any only costs a useless wake-up.
+		 */
+		uatomic_set(&gp_state.wake_any, 0);
 	}
 }
 
@@ -635,8 +617,8 @@ void URCU_FN(synchronize_rcu)(void)
  * either the updater's rescan sees r idle, or r sees waited (or wake_any)
  * stored before the updater's i_force_order().
  *
- * Readers only read waited; the grace period clears it when it stops
- * waiting (clear_waited()).  A reader that cleared its own byte could lose
+ * Readers only read waited; the grace period clears it when it finds the
+ * reader done (reader_done_clear()).  A reader that cleared its own byte could lose
  * a wake-up: its clear, still in its store buffer, may land after the
  * updater's next "waited = 1", and a qsbr quiescent state that announced a
  * sequence older than the flip does not end the wait, so the reader's next

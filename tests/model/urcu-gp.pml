@@ -824,13 +824,6 @@ inline wait_for_readers(me, g)
 			append_nd(me, A_GCTR, c & (255 - F_WAITER));
 			c = 0
 		};
-		/* clear_waited(): plain stores */
-		ri = 0;
-		do
-		:: ri < NR -> sb_store(me, A_WAITED(ri), 0); ri++
-		:: else -> break
-		od;
-		ri = 0;
 		armed = 0
 	:: else
 	fi;
