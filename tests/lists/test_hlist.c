@@ -11,23 +11,8 @@
 #include <string.h>
 #include <urcu/hlist.h>
 #include <urcu/rcuhlist.h>
-#include "tap.h"
-
-struct item {
-	int key;
-	struct cds_hlist_node node;
-};
-
-static struct item items[16];
-
-static void init_items(void)
-{
-	int i;
-
-	memset(items, 0, sizeof(items));
-	for (i = 0; i < 16; i++)
-		items[i].key = i;
-}
+#define LIST_ITEM_NODE struct cds_hlist_node
+#include "list-items.h"
 
 /* Keys front to back, "-" when empty, "BROKEN" when a prev link is wrong. */
 static const char *keys(struct cds_hlist_head *head)
@@ -41,16 +26,11 @@ static const char *keys(struct cds_hlist_head *head)
 	for (pos = head->next; pos; prev = pos, pos = pos->next) {
 		if (pos->prev != prev || ++steps > 32)
 			return "BROKEN";
-		len += (size_t) snprintf(buf + len, sizeof(buf) - len, "%s%d",
-				len ? " " : "",
+		len = key_append(buf, sizeof(buf), len,
 				cds_hlist_entry(pos, struct item, node)->key);
 	}
 	return len ? buf : "-";
 }
-
-#define CHECK_KEYS(head, expect, what)					\
-	tap_ok(strcmp(keys(head), expect) == 0,				\
-	       "%s: \"%s\" (expected \"%s\")", what, keys(head), expect)
 
 /* Build the list k[0] k[1] ... (front to back) from a -1 terminated array. */
 static void fill(struct cds_hlist_head *head, const int *k)

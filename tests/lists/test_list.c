@@ -10,23 +10,8 @@
 #include <string.h>
 #include <urcu/list.h>
 #include <urcu/rculist.h>
-#include "tap.h"
-
-struct item {
-	int key;
-	struct cds_list_head node;
-};
-
-static struct item items[16];
-
-static void init_items(void)
-{
-	int i;
-
-	memset(items, 0, sizeof(items));
-	for (i = 0; i < 16; i++)
-		items[i].key = i;
-}
+#define LIST_ITEM_NODE struct cds_list_head
+#include "list-items.h"
 
 /*
  * Keys front to back as "k k k" (or "-" when empty), or "BROKEN" when a
@@ -43,8 +28,7 @@ static const char *keys(struct cds_list_head *head)
 	for (pos = head->next; pos != head; pos = pos->next) {
 		if (pos->next->prev != pos || pos->prev->next != pos || ++steps > 32)
 			return "BROKEN";
-		len += (size_t) snprintf(buf + len, sizeof(buf) - len, "%s%d",
-				len ? " " : "",
+		len = key_append(buf, sizeof(buf), len,
 				cds_list_entry(pos, struct item, node)->key);
 	}
 	if (head->next->prev != head || head->prev->next != head)
@@ -61,14 +45,9 @@ static const char *keys_reverse(struct cds_list_head *head)
 
 	buf[0] = '\0';
 	cds_list_for_each_entry_reverse(it, head, node)
-		len += (size_t) snprintf(buf + len, sizeof(buf) - len, "%s%d",
-				len ? " " : "", it->key);
+		len = key_append(buf, sizeof(buf), len, it->key);
 	return len ? buf : "-";
 }
-
-#define CHECK_KEYS(head, expect, what)					\
-	tap_ok(strcmp(keys(head), expect) == 0,				\
-	       "%s: \"%s\" (expected \"%s\")", what, keys(head), expect)
 
 /* Append items[k] for each k in the -1 terminated list. */
 static void fill(struct cds_list_head *head, const int *k)
