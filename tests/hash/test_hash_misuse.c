@@ -14,9 +14,7 @@
  * stderr.  Skipped against liburcu (which prints and returns, or hangs).
  */
 #include "hash-test.h"
-
-#include <sys/resource.h>
-#include <sys/wait.h>
+#include "child-stderr.h"
 
 #if !HT_OURS
 int main(void)
@@ -58,46 +56,6 @@ struct outcome {
 	char err[2048];
 };
 
-static void in_child(void (*fn)(void), struct outcome *o)
-{
-	int fds[2];
-	size_t len = 0;
-	pid_t pid;
-
-	if (pipe(fds))
-		tap_bail("pipe: %s", strerror(errno));
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		tap_bail("fork: %s", strerror(errno));
-	if (pid == 0) {
-		struct rlimit core = { 0, 0 };
-
-		setrlimit(RLIMIT_CORE, &core);
-		dup2(fds[1], STDERR_FILENO);
-		close(fds[0]);
-		close(fds[1]);
-		alarm(10);
-		fn();
-		_exit(0);
-	}
-	close(fds[1]);
-	for (;;) {
-		ssize_t r = read(fds[0], o->err + len, sizeof(o->err) - 1 - len);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0 || (len += (size_t) r) == sizeof(o->err) - 1)
-			break;
-	}
-	o->err[len] = '\0';
-	close(fds[0]);
-	while (waitpid(pid, &o->status, 0) < 0)
-		if (errno != EINTR)
-			tap_bail("waitpid: %s", strerror(errno));
-}
-
 /*
  * fn must die of SIGABRT after one line on stderr that contains func (or,
  * when alt is not NULL, alt: the core's own check may fire first).
@@ -110,7 +68,7 @@ static void expect_death(const char *what, void (*fn)(void), const char *func,
 	int died, named, one_line;
 
 	memset(&o, 0, sizeof(o));
-	in_child(fn, &o);
+	child_stderr_run(fn, &o.status, o.err, sizeof(o.err));
 	died = WIFSIGNALED(o.status) && WTERMSIG(o.status) == SIGABRT;
 	named = strstr(o.err, func) || (alt && strstr(o.err, alt));
 	nl = strchr(o.err, '\n');
@@ -137,7 +95,7 @@ int main(void)
 		tap_bail("cds_lfht_new_flavor failed");
 
 	memset(&o, 0, sizeof(o));
-	in_child(resize_correctly, &o);
+	child_stderr_run(resize_correctly, &o.status, o.err, sizeof(o.err));
 	tap_ok(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0 && o.err[0] == '\0',
 		"control: a registered thread outside read-side sections resizes cleanly");
 	if (o.err[0])

@@ -20,12 +20,12 @@
  */
 #include <signal.h>
 #include <stdbool.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "flavor-select.h"
 #include "test-util.h"
+#include "child-stderr.h"
 
 #include <urcu/config.h>
 
@@ -108,51 +108,6 @@ struct child_result {
 	char err[1024];
 };
 
-static void run_child(void (*fn)(void), struct child_result *res)
-{
-	int fds[2];
-	pid_t pid;
-	size_t len = 0;
-
-	if (pipe(fds))
-		tap_bail("pipe: %s", strerror(errno));
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		tap_bail("fork: %s", strerror(errno));
-	if (pid == 0) {
-		struct rlimit nocore = { 0, 0 };
-
-		setrlimit(RLIMIT_CORE, &nocore);
-		close(fds[0]);
-		if (dup2(fds[1], STDERR_FILENO) < 0)
-			_exit(99);
-		close(fds[1]);
-		alarm(10);
-		fn();
-		_exit(0);
-	}
-	close(fds[1]);
-	for (;;) {
-		ssize_t n = read(fds[0], res->err + len, sizeof(res->err) - 1 - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t) n;
-		if (len == sizeof(res->err) - 1)
-			break;
-	}
-	res->err[len] = '\0';
-	close(fds[0]);
-	while (waitpid(pid, &res->status, 0) < 0) {
-		if (errno != EINTR)
-			tap_bail("waitpid: %s", strerror(errno));
-	}
-}
-
 static void describe(const struct child_result *res)
 {
 	if (WIFSIGNALED(res->status))
@@ -172,7 +127,7 @@ static void expect_abort(const char *name, void (*fn)(void), const char *func)
 	const char *nl;
 
 	memset(&res, 0, sizeof(res));
-	run_child(fn, &res);
+	child_stderr_run(fn, &res.status, res.err, sizeof(res.err));
 	aborted = WIFSIGNALED(res.status) && WTERMSIG(res.status) == SIGABRT;
 	prefixed = strncmp(res.err, "urcu: ", 6) == 0;
 	nl = strchr(res.err, '\n');
@@ -199,7 +154,7 @@ static void expect_clean(const char *name, void (*fn)(void))
 	bool clean;
 
 	memset(&res, 0, sizeof(res));
-	run_child(fn, &res);
+	child_stderr_run(fn, &res.status, res.err, sizeof(res.err));
 	clean = WIFEXITED(res.status) && WEXITSTATUS(res.status) == 0 && res.err[0] == '\0';
 	tap_ok(clean, "%s/%s: %s: correct usage exits 0 with nothing on stderr",
 		T_FLAVOR, T_MODE, name);
