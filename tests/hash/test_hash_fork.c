@@ -38,6 +38,7 @@
  * "# child" lines; the parent turns that into TAP.
  */
 #include "hash-test.h"
+#include "hash-heap.h"
 
 #include <sys/wait.h>
 
@@ -143,31 +144,13 @@ static int all_found(struct cds_lfht *t, struct tnode *arr, unsigned long n,
 	return 1;
 }
 
-#if !HT_HAVE_ALLOC
-/* Heap bytes once they stopped moving for 50 ms (at most 2 s). */
-static long settled_heap(void)
-{
-	long prev = t_heap_bytes(), cur;
-	int i;
-
-	for (i = 0; i < 40; i++) {
-		t_quiet_sleep_ms(50);
-		cur = t_heap_bytes();
-		if (cur == prev)
-			break;
-		prev = cur;
-	}
-	return prev;
-}
-#endif
-
 /* Before the adds (reference: remember the heap). */
 static void measure_start(struct meter *m)
 {
 #if HT_HAVE_ALLOC
 	(void) m;
 #else
-	m->base = settled_heap();
+	m->base = t_settled_heap();
 #endif
 }
 

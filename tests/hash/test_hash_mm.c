@@ -20,6 +20,7 @@
  * found, updates work), and a later grow with memory succeeds.
  */
 #include "hash-test.h"
+#include "hash-heap.h"
 
 enum { N = 2000, NA = 1 << 13 };
 
@@ -145,22 +146,6 @@ static void test_backend(const struct backend *b)
 }
 
 #if HT_HAVE_ALLOC
-/* Heap bytes once they stopped moving for 50 ms (at most 2 s). */
-static long settled_heap(void)
-{
-	long prev = t_heap_bytes(), cur;
-	int i;
-
-	for (i = 0; i < 40; i++) {
-		t_quiet_sleep_ms(50);
-		cur = t_heap_bytes();
-		if (cur == prev)
-			break;
-		prev = cur;
-	}
-	return prev;
-}
-
 /* Wait up to 5 s for the meter to hold no block (asynchronous destroy). */
 static long wait_freed(struct t_meter *m)
 {
@@ -182,7 +167,7 @@ static void test_alloc_everything(void)
 	/* the shared resize worker exists before the measurement */
 	warm = cds_lfht_new_flavor(1, 1, 0, CDS_LFHT_AUTO_RESIZE, HT_FLAVOR, NULL);
 
-	heap0 = settled_heap();	/* earlier tables are destroyed asynchronously */
+	heap0 = t_settled_heap();	/* earlier tables are destroyed asynchronously */
 	ht = cds_lfht_new_with_flavor_alloc(1, 1, 0, CDS_LFHT_ACCOUNTING, HT_FLAVOR, &a, NULL);
 	tap_ok(ht != NULL && t_meter_allocs(&m) > 0, "alloc: the table is allocated through it "
 		"(%ld calls)", t_meter_allocs(&m));
