@@ -232,8 +232,7 @@ def pngs(page):
 
 def check_report():
     if not REPORT or not os.path.exists(REPORT):
-        print("1..0 # SKIP urcutorture-report not given")
-        sys.exit(77)
+        utcheck.skip_all("urcutorture-report not given")
     with tempfile.TemporaryDirectory() as d:
         scn = write(d, "report.scn", REPORT_SCN)
         rj = os.path.join(d, "r.json")
@@ -243,8 +242,7 @@ def check_report():
         p = subprocess.run([REPORT, rj, "-o", html_path], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True, timeout=180)
         if p.returncode == 77:
-            print("1..0 # SKIP %s" % p.stderr.strip())
-            sys.exit(77)
+            utcheck.skip_all(p.stderr.strip())
         ok(p.returncode == 0 and os.path.exists(html_path), "urcutorture-report: exit 0, page written",
            p.stderr)
         page = open(html_path).read() if os.path.exists(html_path) else ""
@@ -473,24 +471,9 @@ def check_signal():
 
 def main():
     global REPORT
-    if len(sys.argv) < 3:
-        print(__doc__, file=sys.stderr)
-        return 64
-    utcheck.EXE = sys.argv[1]
     REPORT = sys.argv[3] if len(sys.argv) > 3 else None
-    check = sys.argv[2]
-    if check == "scenario":
-        check_scenario()
-    elif check == "report":
-        check_report()
-    elif check == "compare":
-        check_compare()
-    elif check == "signal":
-        check_signal()
-    else:
-        print("unknown check %s" % check, file=sys.stderr)
-        return 64
-    return utcheck.finish()
+    return utcheck.main(__doc__, {"scenario": check_scenario, "report": check_report,
+                                  "compare": check_compare, "signal": check_signal})
 
 
 if __name__ == "__main__":

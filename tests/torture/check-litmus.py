@@ -106,18 +106,9 @@ def check_modules(root, modules):
        "\n".join(stray))
 
 
-def main():
-    utcheck.EXE = sys.argv[1]
-    what = sys.argv[2]
-    if what == "run":
-        check_run(sys.argv[3], sys.argv[4])
-    elif what == "modules":
-        check_modules(sys.argv[3], sys.argv[4:])
-    else:
-        print("check-litmus.py: unknown check %r" % what, file=sys.stderr)
-        return 64
-    return utcheck.finish()
+CHECKS = {"run": lambda: check_run(utcheck.ARGS[0], utcheck.ARGS[1]),
+          "modules": lambda: check_modules(utcheck.ARGS[0], utcheck.ARGS[1:])}
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(utcheck.main(__doc__, CHECKS))

@@ -37,8 +37,7 @@ def check_flavor(flavor, extra=()):
                 except ValueError:
                     pass
     if rc == 77:
-        print("1..0 # SKIP flavor %s not built" % flavor)
-        sys.exit(77)
+        utcheck.skip_all("flavor %s not built" % flavor)
     ok(rc == 0, "%s: exit 0 (got %d)" % (flavor, rc), out + err)
     ok(last_line(out).startswith("End of test: SUCCESS"), "%s: last line SUCCESS" % flavor,
        last_line(out))
@@ -405,35 +404,11 @@ def check_registry():
         ok(rc == 0 and (" mode=%s " % mode) in out, "%s: accepted (dry run)" % mode, out + err)
 
 
-def main():
-    if len(sys.argv) < 3:
-        print(__doc__, file=sys.stderr)
-        return 64
-    utcheck.EXE = sys.argv[1]
-    check = sys.argv[2]
-    if check == "flavor":
-        check_flavor(sys.argv[3], sys.argv[4:])
-    elif check == "busted":
-        check_busted()
-    elif check == "bad-input":
-        check_bad_input()
-    elif check == "stall":
-        check_stall()
-    elif check == "json":
-        check_json()
-    elif check == "tap":
-        check_tap()
-    elif check == "modes":
-        check_modes()
-    elif check == "misc":
-        check_misc()
-    elif check == "registry":
-        check_registry()
-    else:
-        print("unknown check %s" % check, file=sys.stderr)
-        return 64
-    return utcheck.finish()
+CHECKS = {"flavor": lambda: check_flavor(utcheck.ARGS[0], utcheck.ARGS[1:]),
+          "busted": check_busted, "bad-input": check_bad_input, "stall": check_stall,
+          "json": check_json, "tap": check_tap, "modes": check_modes, "misc": check_misc,
+          "registry": check_registry}
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(utcheck.main(__doc__, CHECKS))

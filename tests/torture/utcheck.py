@@ -1,15 +1,19 @@
 # SPDX-License-Identifier: MIT
 """Helpers shared by the urcutorture checks (check.py, check-cds.py,
-check-batch.py): TAP ok/diag lines with a running count, running the tool,
-the last non-blank line of an output, and the closing plan.
+check-batch.py, check-litmus.py): TAP ok/diag lines with a running count,
+running the tool, the last non-blank line of an output, the closing plan
+(or a skip), and the command line's dispatch to one check.
 
-A check script sets utcheck.EXE to the urcutorture binary, calls ok() for
-each assertion and returns finish() as its exit status.
+A check script either sets utcheck.EXE to the urcutorture binary, calls
+ok() for each assertion and returns finish() as its exit status, or hands
+main() a table of its checks, which does all three from the command line.
 """
+import os
 import subprocess
 import sys
 
 EXE = None
+ARGS = []  # the command line's words after the check's name (main())
 failures = 0
 count = 0
 
@@ -41,7 +45,30 @@ def last_line(text):
     return lines[-1] if lines else ""
 
 
+def skip_all(reason):
+    """Nothing to check here: a TAP plan that skips everything, exit 77."""
+    print("1..0 # SKIP " + reason)
+    sys.stdout.flush()
+    sys.exit(77)
+
+
 def finish():
     """Print the TAP plan; returns the exit status (1 if any check failed)."""
     print("1..%d" % count)
     return 1 if failures else 0
+
+
+def main(usage, checks):
+    """The command line URCUTORTURE CHECK [ARG...]: sets EXE and ARGS, runs
+    checks[CHECK]() and returns finish().  Too few words print USAGE, an
+    unknown CHECK one line naming it; both return 64 (a usage error)."""
+    global EXE, ARGS
+    if len(sys.argv) < 3:
+        print(usage, file=sys.stderr)
+        return 64
+    EXE, name, ARGS = sys.argv[1], sys.argv[2], sys.argv[3:]
+    if name not in checks:
+        print("%s: unknown check %s" % (os.path.basename(sys.argv[0]), name), file=sys.stderr)
+        return 64
+    checks[name]()
+    return finish()
