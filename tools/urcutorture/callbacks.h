@@ -33,4 +33,28 @@ void ut_rcu_pause(struct ut_thread *t, uint64_t ns);
  * unlock, quiescent state; counts reads. */
 void *ut_plain_reader(struct ut_thread *t);
 
+/*
+ * A data-structure reader's pause inside its read-side section, with nodes
+ * in hand (mode-hash.c, mode-queue.c): --read-delay when given; else, drawn
+ * from the thread's random stream, 20-50 us when the bits of long_mask are
+ * all zero, short_ns .. short_ns + 2 us when those of short_mask are, and
+ * no pause otherwise.
+ */
+static inline void ut_reader_linger(struct ut_thread *t, uint64_t long_mask,
+				    uint64_t short_mask, uint64_t short_ns)
+{
+	const struct ut_config *cfg = t->run->cfg;
+	uint64_t r;
+
+	if (cfg->read_delay_ns) {
+		ut_spin_ns(cfg->read_delay_ns);
+		return;
+	}
+	r = ut_rng_next(&t->rng);
+	if ((r & long_mask) == 0)
+		ut_spin_ns(20000 + (r >> 40) % 30000);
+	else if ((r & short_mask) == 0)
+		ut_spin_ns(short_ns + (r >> 40) % 2000);
+}
+
 #endif /* UT_CALLBACKS_H */

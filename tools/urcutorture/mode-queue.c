@@ -381,22 +381,6 @@ static void *q_consumer(struct ut_thread *t)
 
 /* ---- readers ---- */
 
-static void reader_linger(struct ut_thread *t)
-{
-	const struct ut_config *cfg = t->run->cfg;
-	uint64_t r;
-
-	if (cfg->read_delay_ns) {
-		ut_spin_ns(cfg->read_delay_ns);
-		return;
-	}
-	r = ut_rng_next(&t->rng);
-	if ((r & 0x3ff) == 0)
-		ut_spin_ns(20000 + (r >> 40) % 30000);
-	else if ((r & 0x7) == 0)
-		ut_spin_ns(500 + (r >> 40) % 2000);
-}
-
 /*
  * Check one node met on a walk: LIVE, and its producer's sequence numbers
  * monotonic along the walk (increasing on the queue, decreasing on the
@@ -487,7 +471,8 @@ static void *q_reader(struct ut_thread *t)
 				sn = __atomic_load_n(&sn->next, __ATOMIC_ACQUIRE);
 			}
 		}
-		reader_linger(t);
+		/* linger: 20-50 us once in 1024, 0.5-2.5 us once in 8 */
+		ut_reader_linger(t, 0x3ff, 0x7, 500);
 		/* Still inside the section: nothing reached may be reclaimed yet. */
 		for (int k = 0; k < nkeep; k++)
 			if (magic_of(keep[k]) != QN_LIVE)
