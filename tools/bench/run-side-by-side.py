@@ -19,9 +19,10 @@ under the build directory; nothing is installed system-wide.
 Noise: every round also runs our build of a few benchmarks a second time
 (AA_RUNS: one read-side, one grace-period, one callback and one idle-reader
 row); those, and the repeated runs of one side within a round (the read-side
-rows run three processes per side), are A/A samples, and the largest spread
-of our values within a round is this run's A/A noise floor (at least
-MIN_NOISE), printed in the header with the load at start and end.  A ratio
+rows run three processes per side), are A/A samples; the spread of our
+values within a round, for the median round (the largest with fewer than 3
+rounds), is this run's A/A noise floor of the metric (at least MIN_NOISE),
+and the largest such floor in a class that of the class, printed in the header with the load at start and end.  A ratio
 ours/liburcu inside the noise floor of its class is reported as "within
 noise", never as a win or a loss.
 
@@ -512,17 +513,29 @@ HIGHER_IS_BETTER = ("gp/s", "cb/s", "op/s", "thr/s")
 MIN_NOISE = 1.03
 
 
+def round_spread(spreads):
+    """A metric's floor from its per-round spreads: the median round's with
+    three rounds or more, like the ratio it is compared with (a median over
+    rounds), so that one disturbed round (a reader preempted for part of a
+    run: one A/A pair 16x apart, every grace-period row "within noise") does
+    not set it; the largest with fewer rounds."""
+    if len(spreads) >= 3:
+        return statistics.median(spreads)
+    return max(spreads)
+
+
 def compute_noise(results):
     """The A/A noise floor of this run: for each metric our build measured
     more than once in a round (AA_RUNS' second run, and the repeated runs of
-    a side), the largest max/min of our values within one round, over the
-    rounds, as a factor (1.10 = +-10%; at least MIN_NOISE).  Returns (per
-    metric, per class)."""
+    a side), the max/min of our values within one round, taken over the
+    rounds by round_spread(), as a factor (1.10 = +-10%; at least MIN_NOISE).
+    Returns (per metric, per class)."""
     per_metric = {}
     for m, spreads in results.get("aa_spread", {}).items():
+        spreads = [x for x in spreads if x]
         if is_diagnostic(m) or not spreads:
             continue
-        per_metric[m] = max(MIN_NOISE, max(spreads))
+        per_metric[m] = max(MIN_NOISE, round_spread(spreads))
     per_class = {}
     for m, f in per_metric.items():
         # the noise of a class is that of its noisiest A/A metric (p99s included)
@@ -639,7 +652,7 @@ def print_table(results, units, rounds, failed, noise=None):
           "ratios; lower is better except gp/s, cb/s, op/s and thr/s." % rounds)
     if noise:
         print("vs liburcu: 'within noise' when max(ratio, 1/ratio) is inside the A/A noise "
-              "floor of this run (+-x%: the metric's own ours/ours spread; +-x%*: the "
+              "floor of this run (+-x%: the metric's own ours/ours spread, median round; +-x%*: the "
               "largest spread of its class (family, p99 or central), or of any family when "
               "its own has no A/A row).  Rows that describe the run (reader CPU share, "
               "sample counts) have none.")
@@ -1004,7 +1017,15 @@ def self_test():
            "aa_spread": {"sync.memb.p50": [1.02, 1.08], "sync.memb.p99": [1.5, 1.2],
                          "read.memb.inline": [1.01], "sync.memb.reader_cpu": [3.0]}}
     per_metric, per_class = compute_noise(res)
-    check(abs(per_metric["sync.memb.p50"] - 1.08) < 1e-9, "a metric's floor is its largest spread")
+    check(abs(per_metric["sync.memb.p50"] - 1.08) < 1e-9,
+          "with fewer than 3 rounds a metric's floor is its largest spread")
+    res3 = {"aa_spread": {"idle16.memb.p50": [16.25, 1.03, 1.13],
+                          "sync.memb.p50": [1.01, 1.04, 1.02]}}
+    pm3, pc3 = compute_noise(res3)
+    check(abs(pm3["idle16.memb.p50"] - 1.13) < 1e-9,
+          "with 3 rounds, one disturbed round does not set the floor (median round)")
+    check(abs(pc3["grace periods, central"] - 1.13) < 1e-9,
+          "nor its class floor")
     check(per_metric["read.memb.inline"] == MIN_NOISE, "a floor is never below MIN_NOISE")
     check("sync.memb.reader_cpu" not in per_metric, "diagnostic rows get no floor")
     check(per_class["grace periods, p99"] == 1.5 and per_class["grace periods, central"] == 1.08,
