@@ -211,9 +211,6 @@ static struct scan_set {
 	.cap = 64,
 };
 
-/* How far ahead of the scan the next reader words are prefetched. */
-#define URCU_I_SCAN_AHEAD	16
-
 /* Readers still in a critical section that a full pass remembers. */
 #define URCU_I_BUSY_MAX		32
 
@@ -300,13 +297,15 @@ static size_t scan_all(struct urcu_i_reader **busy, unsigned long g, bool armed)
 	size_t nbusy = 0;
 
 	if (caa_likely(scan_set_sync(reg))) {
+		/*
+		 * No software prefetch: every word sits at the same offset of
+		 * its thread's TLS page, hence in one L1 set, and those misses
+		 * do not overlap however early they are asked for; prefetching
+		 * 16 words ahead only added work (with 1024 idle threads, 3.8-4.4
+		 * ns each with it, 3.3-3.7 without: docs/PERFORMANCE.md, "3.
+		 * Idle registered readers").
+		 */
 		for (size_t i = 0; i < scan_set.n; i++) {
-			/*
-			 * Each word sits in another thread's TLS page, usually
-			 * a TLB miss: ask for the ones ahead early.
-			 */
-			if (i + URCU_I_SCAN_AHEAD < scan_set.n)
-				__builtin_prefetch(&scan_set.r[i + URCU_I_SCAN_AHEAD]->ctr);
 			r = scan_set.r[i];
 			if (!reader_done_clear(r, g, armed) && nbusy++ < URCU_I_BUSY_MAX)
 				busy[nbusy - 1] = r;
