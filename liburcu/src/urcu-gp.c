@@ -617,9 +617,9 @@ void URCU_FN(synchronize_rcu)(void)
  * stored before the updater's i_force_order().
  *
  * Readers only read waited; the grace period clears it when it finds the
- * reader done (reader_done_clear()).  A reader that cleared its own byte could lose
- * a wake-up: its clear, still in its store buffer, may land after the
- * updater's next "waited = 1", and a qsbr quiescent state that announced a
+ * reader done (reader_done_clear()).  A reader that cleared its own byte
+ * could lose a wake-up: its clear, still in its store buffer, may land
+ * after the updater's next "waited = 1", and a qsbr quiescent state that announced a
  * sequence older than the flip does not end the wait, so the reader's next
  * one must still find its byte set (the model found that interleaving:
  * tests/model, qsbr-1r2u-leave).

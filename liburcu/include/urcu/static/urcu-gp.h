@@ -66,8 +66,8 @@ struct urcu_i_reader {
 	unsigned char lazy;		/* bp: registered by read_lock */
 	/*
 	 * Set by a grace period that sleeps until this reader leaves the
-	 * critical section it waits for, cleared by it when it stops
-	 * waiting; read by the reader's slow paths (library code only: it
+	 * critical section it waits for, cleared by that grace period when
+	 * it finds the reader done; read by the reader's slow paths (library code only: it
 	 * sits in what was padding, so neither the size nor any offset the
 	 * inline read side uses moved).
 	 */
