@@ -26,6 +26,18 @@
  * cmm_smp_read_barrier_depends(), which only Alpha needs) define
  * URCU_DEREFERENCE_USE_VOLATILE before including this header, the switch
  * liburcu itself uses; they should then compare pointers with cmm_ptr_eq().
+ *
+ * Layering, as in liburcu: the underscore names (_rcu_dereference,
+ * _rcu_set_pointer, _rcu_assign_pointer, _rcu_xchg_pointer,
+ * _rcu_cmpxchg_pointer) are the implementation and never expand through a
+ * plain name; the plain names (end of this header) map onto them.  So a
+ * program may #undef a plain name and rebuild it on the underscore one, e.g.
+ *	#undef rcu_dereference
+ *	#define rcu_dereference(p) my_check(_rcu_dereference(p))
+ * and the iterators of urcu/rculist.h and urcu/rcuhlist.h, which expand at
+ * the use site, then go through the program's version.  liburcu defines the
+ * plain names this way with _LGPL_SOURCE and calls its library without it;
+ * ours have nothing to call, so the mapping is the same in both modes.
  */
 #ifndef URCU_STATIC_POINTER_H
 #define URCU_STATIC_POINTER_H
@@ -50,7 +62,7 @@
 #endif
 
 /*
- * rcu_dereference(p): load the RCU-protected pointer p (an lvalue) for use
+ * _rcu_dereference(p): load the RCU-protected pointer p (an lvalue) for use
  * inside a read-side critical section.  Usable as an expression:
  * rcu_dereference(head)->field.
  *
@@ -82,23 +94,23 @@ static inline void *urcu_i_deref_volatile(void *const volatile *pp)
 	cmm_smp_read_barrier_depends();
 	return p;
 }
-#define rcu_dereference(p)						\
+#define _rcu_dereference(p)						\
 	((URCU_I_UNQUAL_TYPEOF(p))					\
 	 urcu_i_deref_volatile((void *const volatile *) &(p)))
 #else
 /* Consume load: pairs with the release store in rcu_set_pointer(). */
-#define rcu_dereference(p)	__atomic_load_n(&(p), __ATOMIC_CONSUME)
+#define _rcu_dereference(p)	__atomic_load_n(&(p), __ATOMIC_CONSUME)
 #endif
 
 /*
- * rcu_set_pointer(pp, v): publish v in *pp.  A statement (no value).
+ * _rcu_set_pointer(pp, v): publish v in *pp.  A statement (no value).
  *
  * Ordering: release.  Every load and store before it (typically the
  * initialisation of *v) is visible to a reader whose rcu_dereference()
  * returns v.  Storing a compile-time NULL publishes nothing, so that case is
  * a relaxed store, decided at compile time.
  */
-#define rcu_set_pointer(pp, v)						\
+#define _rcu_set_pointer(pp, v)						\
 	do {								\
 		__typeof__(*(pp)) urcu_i_setp_v = (v);			\
 		if (__builtin_constant_p(v) && urcu_i_setp_v == NULL)	\
@@ -110,20 +122,20 @@ static inline void *urcu_i_deref_volatile(void *const volatile *pp)
 	} while (0)
 
 /*
- * rcu_assign_pointer(p, v): rcu_set_pointer() on the lvalue p itself, as in
- * rcu_assign_pointer(head->next, node).  Same ordering: release, relaxed for
- * a constant NULL.
+ * _rcu_assign_pointer(p, v): _rcu_set_pointer() on the lvalue p itself, as
+ * in rcu_assign_pointer(head->next, node).  Same ordering: release, relaxed
+ * for a constant NULL.
  */
-#define rcu_assign_pointer(p, v)	rcu_set_pointer(&(p), (v))
+#define _rcu_assign_pointer(p, v)	_rcu_set_pointer(&(p), (v))
 
 /*
- * rcu_xchg_pointer(pp, v): store v in *pp and return the previous value.
+ * _rcu_xchg_pointer(pp, v): store v in *pp and return the previous value.
  *
  * Ordering: full, as uatomic_xchg(): a full barrier before and after, so it
  * both publishes v (pairs with rcu_dereference() like a release) and orders
  * later accesses after the read of the old value.
  */
-#define rcu_xchg_pointer(pp, v)						\
+#define _rcu_xchg_pointer(pp, v)					\
 	__extension__ ({						\
 		__typeof__(*(pp)) urcu_i_xchg_v = (v);			\
 		(URCU_I_UNQUAL_TYPEOF(*(pp)))				\
@@ -131,13 +143,13 @@ static inline void *urcu_i_deref_volatile(void *const volatile *pp)
 	})
 
 /*
- * rcu_cmpxchg_pointer(pp, old, newv): if *pp equals old, store newv; return
+ * _rcu_cmpxchg_pointer(pp, old, newv): if *pp equals old, store newv; return
  * the value *pp held before (equal to old exactly when the store happened).
  *
  * Ordering: full, as uatomic_cmpxchg(): a full barrier before and after, so a
  * successful exchange publishes newv (pairs with rcu_dereference()).
  */
-#define rcu_cmpxchg_pointer(pp, old, newv)				\
+#define _rcu_cmpxchg_pointer(pp, old, newv)				\
 	__extension__ ({						\
 		__typeof__(*(pp)) urcu_i_cmpxchg_old = (old);		\
 		__typeof__(*(pp)) urcu_i_cmpxchg_new = (newv);		\
@@ -171,13 +183,15 @@ static inline void *urcu_i_deref_volatile(void *const volatile *pp)
 	})
 
 /*
- * liburcu's spellings of the inline versions, for programs built with
- * _LGPL_SOURCE that named them directly.
+ * The public names, mapped onto the implementation above.  As in liburcu,
+ * rcu_assign_pointer() goes through the plain rcu_set_pointer(), so a
+ * program's own rcu_set_pointer() also serves rcu_assign_pointer().
  */
-#define _rcu_dereference(p)			rcu_dereference(p)
-#define _rcu_set_pointer(pp, v)			rcu_set_pointer(pp, v)
-#define _rcu_assign_pointer(p, v)		rcu_assign_pointer(p, v)
-#define _rcu_xchg_pointer(pp, v)		rcu_xchg_pointer(pp, v)
-#define _rcu_cmpxchg_pointer(pp, old, newv)	rcu_cmpxchg_pointer(pp, old, newv)
+#define rcu_dereference(p)		_rcu_dereference(p)
+#define rcu_set_pointer(pp, v)		_rcu_set_pointer(pp, v)
+#define rcu_xchg_pointer(pp, v)		_rcu_xchg_pointer(pp, v)
+#define rcu_cmpxchg_pointer(pp, old, newv) \
+	_rcu_cmpxchg_pointer(pp, old, newv)
+#define rcu_assign_pointer(p, v)	rcu_set_pointer(&(p), (v))
 
 #endif /* URCU_STATIC_POINTER_H */

@@ -26,6 +26,6 @@
 #define _urcu_bp_read_unlock            urcu_bp_i_read_unlock
 #define _urcu_bp_read_ongoing           urcu_bp_i_read_ongoing
 /* Not a qsbr flavor: announcing a quiescent state does nothing. */
-#define _urcu_bp_quiescent_state        urcu_bp_quiescent_state
+#define _urcu_bp_quiescent_state        urcu_bp_i_qsbr_only_noop
 
 #endif /* URCU_STATIC_URCU_BP_H */

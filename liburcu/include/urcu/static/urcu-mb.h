@@ -26,6 +26,6 @@
 #define _urcu_mb_read_unlock            urcu_mb_i_read_unlock
 #define _urcu_mb_read_ongoing           urcu_mb_i_read_ongoing
 /* Not a qsbr flavor: announcing a quiescent state does nothing. */
-#define _urcu_mb_quiescent_state        urcu_mb_quiescent_state
+#define _urcu_mb_quiescent_state        urcu_mb_i_qsbr_only_noop
 
 #endif /* URCU_STATIC_URCU_MB_H */

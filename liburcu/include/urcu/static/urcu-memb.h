@@ -26,6 +26,6 @@
 #define _urcu_memb_read_unlock          urcu_memb_i_read_unlock
 #define _urcu_memb_read_ongoing         urcu_memb_i_read_ongoing
 /* Not a qsbr flavor: announcing a quiescent state does nothing. */
-#define _urcu_memb_quiescent_state      urcu_memb_quiescent_state
+#define _urcu_memb_quiescent_state      urcu_memb_i_qsbr_only_noop
 
 #endif /* URCU_STATIC_URCU_MEMB_H */

@@ -88,14 +88,32 @@ static inline void urcu_qsbr_i_quiescent_state(void)
 #define _urcu_qsbr_read_ongoing		urcu_qsbr_i_read_ongoing
 #define _urcu_qsbr_quiescent_state	urcu_qsbr_i_quiescent_state
 /* Going offline or online may wake or wait for the updater: out of line. */
-#define _urcu_qsbr_thread_offline	urcu_qsbr_thread_offline
-#define _urcu_qsbr_thread_online	urcu_qsbr_thread_online
+#define _urcu_qsbr_thread_offline	urcu_qsbr_i_thread_offline
+#define _urcu_qsbr_thread_online	urcu_qsbr_i_thread_online
 
 /*
  * Included by name, this header also brings the flavor's API, which
- * declares the two functions above.  (Included by <urcu/urcu-qsbr.h>, this
- * is a no-op: that header's guard is already defined.)
+ * declares urcu_qsbr_thread_offline() and urcu_qsbr_thread_online().
+ * (Included by <urcu/urcu-qsbr.h>, this is a no-op: that header's guard is
+ * already defined, and it has declared them already.)
  */
 #include <urcu/urcu-qsbr.h>
+
+/*
+ * The underscore names are the implementation and never expand to the plain
+ * ones (as in liburcu), so a program may redefine urcu_qsbr_thread_offline
+ * or rcu_thread_offline on top of _urcu_qsbr_thread_offline() without
+ * calling itself: these shells, compiled here before any such definition,
+ * call the library's functions.
+ */
+static inline void urcu_qsbr_i_thread_offline(void)
+{
+	urcu_qsbr_thread_offline();
+}
+
+static inline void urcu_qsbr_i_thread_online(void)
+{
+	urcu_qsbr_thread_online();
+}
 
 #endif /* URCU_STATIC_URCU_QSBR_H */

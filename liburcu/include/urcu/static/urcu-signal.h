@@ -27,6 +27,6 @@
 #define _urcu_signal_read_unlock        urcu_signal_i_read_unlock
 #define _urcu_signal_read_ongoing       urcu_signal_i_read_ongoing
 /* Not a qsbr flavor: announcing a quiescent state does nothing. */
-#define _urcu_signal_quiescent_state    urcu_signal_quiescent_state
+#define _urcu_signal_quiescent_state    urcu_signal_i_qsbr_only_noop
 
 #endif /* URCU_STATIC_URCU_SIGNAL_H */
