@@ -23,8 +23,18 @@
 /*
  * Access x exactly once, through a volatile lvalue: the compiler can neither
  * tear, fuse, repeat nor drop the access.  Usable on both sides of '='.
+ *
+ * In C the volatile pointer comes from initialising a one-element compound
+ * literal, not from a cast: gcc's -Wcast-qual flags a cast from T ** to
+ * T * volatile * ("all intermediate pointers must be const"), which every
+ * CMM_LOAD_SHARED of a pointer would be.  The array is optimised away.
+ * g++ does not flag the cast, and C++ has no compound literals.
  */
+#ifdef __cplusplus
 #define CMM_ACCESS_ONCE(x)	(*(__volatile__ __typeof__(x) *) &(x))
+#else
+#define CMM_ACCESS_ONCE(x)	(*(__volatile__ __typeof__(x) *[1]){ &(x) }[0])
+#endif
 
 /*
  * URCU_I_TSAN: this translation unit is built with ThreadSanitizer (gcc
@@ -80,13 +90,15 @@
 /*
  * From a pointer to the member `member' of an object of type `type', get a
  * pointer to the object.  The initialisation of the temporary checks that
- * ptr points to something of the member's type.
+ * ptr points to something of the member's type.  The address is computed as
+ * an integer (same code at -O2): a (char *) cast of the const temporary
+ * would draw -Wcast-qual in every list iteration of the user's code.
  */
 #define caa_container_of(ptr, type, member)				\
 	__extension__ ({						\
 		const __typeof__(((type *) NULL)->member) *		\
 			urcu_i_cof_mptr = (ptr);			\
-		(type *) ((char *) urcu_i_cof_mptr -			\
+		(type *) ((__UINTPTR_TYPE__) urcu_i_cof_mptr -		\
 			offsetof(type, member));			\
 	})
 
@@ -98,7 +110,8 @@
 	__extension__ ({						\
 		const __typeof__(((type *) NULL)->member) *		\
 			urcu_i_cofn_mptr = (ptr);			\
-		urcu_i_cofn_mptr ? (type *) ((char *) urcu_i_cofn_mptr -	\
+		urcu_i_cofn_mptr ? (type *) ((__UINTPTR_TYPE__)		\
+			urcu_i_cofn_mptr -				\
 			offsetof(type, member)) : (type *) NULL;	\
 	})
 
@@ -160,6 +173,29 @@
  * otherwise reject the implicit conversion C accepts.
  */
 #define URCU_FORCE_CAST(type, arg)	((type) (arg))
+
+/*
+ * cmm_cast_volatile(ptr): ptr as a pointer to volatile (liburcu 0.15), so
+ * that an access made through it with an __atomic builtin is also a
+ * volatile access, which the compiler may neither fuse with its neighbours
+ * nor repeat: __atomic_load_n(cmm_cast_volatile(&x), __ATOMIC_RELAXED).
+ * Evaluates ptr once.  In C the qualifier is added by initialisation, not
+ * by a cast, so -Wcast-qual stays silent on pointers to pointers; in C++ a
+ * function template does the same (extern "C++": a program may include the
+ * urcu headers inside an extern "C" block).
+ */
+#ifdef __cplusplus
+extern "C++" {
+template <typename T>
+static inline volatile T *cmm_cast_volatile(T *ptr)
+{
+	return ptr;
+}
+}
+#else
+#define cmm_cast_volatile(ptr)						\
+	((volatile __typeof__(*(ptr)) *[1]){ (ptr) }[0])
+#endif
 
 /*
  * Annotation for pointers that are published and read under RCU.  It expands

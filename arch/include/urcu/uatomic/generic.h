@@ -141,13 +141,16 @@ static inline void urcu_i_uatomic_fence_after_rmw(int mo)
 /*
  * The expected value lives in a temporary of the unqualified type of *addr
  * (the result type of an atomic load), which the builtin overwrites with
- * the value found when the comparison fails.
+ * the value found when the comparison fails.  old is converted with a cast,
+ * as liburcu converts it (to unsigned long, then to the size of *addr):
+ * uatomic_cmpxchg(&u, -1UL, 0) on an unsigned int draws no -Woverflow.
  */
 #ifndef uatomic_cmpxchg_mo
 #define uatomic_cmpxchg_mo(addr, old, newv, mos, mof)			\
 	__extension__ ({						\
 		__typeof__(__atomic_load_n((addr), __ATOMIC_RELAXED))	\
-			urcu_i_cmpxchg_seen = (old);			\
+			urcu_i_cmpxchg_seen = (__typeof__(		\
+			__atomic_load_n((addr), __ATOMIC_RELAXED))) (old); \
 		(void) __atomic_compare_exchange_n((addr),		\
 			&urcu_i_cmpxchg_seen, (newv), 0,		\
 			urcu_i_mo_c11(mos), urcu_i_mo_c11_fail(mof));	\
