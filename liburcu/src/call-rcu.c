@@ -427,9 +427,11 @@ static void barrier_callback(struct rcu_head *head)
 /*
  * rcu_barrier: returns after every callback queued (call_rcu() returned)
  * before the call, on every worker, has been invoked; what those callbacks
- * wrote is visible to the caller when it returns.  Blocks; must not be
- * called inside a read-side critical section (qsbr: an online caller goes
- * offline while waiting), nor from a call_rcu callback.
+ * wrote is visible to the caller when it returns.  Blocks (qsbr: an online
+ * caller goes offline while waiting).  Inside a read-side critical section
+ * it returns at once without waiting, as liburcu does (a misuse, counted
+ * and reported under URCU_DEBUG); from a call_rcu callback it aborts with a
+ * message (it would wait for itself).
  */
 void URCU_FN(barrier)(void)
 {
@@ -441,10 +443,13 @@ void URCU_FN(barrier)(void)
 	int n = 0, i = 0;
 
 #if !URCU_FLAVOR_IS_QSBR
-	if (URCU_FN(i_read_ongoing)())
-		urcu_common_die("rcu_barrier",
-			"called inside a read-side critical section (urcu_%s flavor): this would deadlock",
-			URCU_FLAVOR_NAME);
+	/* liburcu reports this and returns at once, not waiting: so do we. */
+	if (URCU_FN(i_read_ongoing)()) {
+		urcu_common_misuse("rcu_barrier",
+			"called inside a read-side critical section (urcu_%s flavor); "
+			"returned without waiting", URCU_FLAVOR_NAME);
+		return;
+	}
 #endif
 	if (URCU_FN(get_thread_call_rcu_data)()
 			&& pthread_equal(pthread_self(),

@@ -16,6 +16,9 @@
 #include <linux/membarrier.h>
 #include <pthread.h>
 
+#include <urcu/uatomic.h>
+#include <urcu/debug.h>
+
 #include "common.h"
 
 void urcu_common_die(const char *func, const char *fmt, ...)
@@ -30,6 +33,71 @@ void urcu_common_die(const char *func, const char *fmt, ...)
 	fflush(stderr);
 	abort();
 }
+
+/* ---- misuse diagnostics --------------------------------------------------- */
+
+enum misuse_mode { MISUSE_UNKNOWN, MISUSE_QUIET, MISUSE_PRINT, MISUSE_ABORT };
+
+/* Lines printed before the reports fall silent (the count goes on). */
+#define MISUSE_PRINT_MAX	100
+
+static unsigned long misuse_count;
+static int misuse_mode_cached = MISUSE_UNKNOWN;
+
+/*
+ * URCU_DEBUG, read at the first misuse event.  Racing first readers compute
+ * the same value; relaxed accesses suffice (the value is a pure function of
+ * the environment, nothing else is published with it).
+ */
+static int misuse_mode(void)
+{
+	int m = uatomic_load(&misuse_mode_cached, CMM_RELAXED);
+	const char *env;
+
+	if (m != MISUSE_UNKNOWN)
+		return m;
+	env = getenv("URCU_DEBUG");
+	if (env && strcmp(env, "abort") == 0)
+		m = MISUSE_ABORT;
+	else if (env && *env && strcmp(env, "0") != 0)
+		m = MISUSE_PRINT;
+#ifdef DEBUG_RCU
+	else if (!env)
+		m = MISUSE_PRINT;	/* debug_checks build: on unless URCU_DEBUG=0 */
+#endif
+	else
+		m = MISUSE_QUIET;
+	uatomic_store(&misuse_mode_cached, m, CMM_RELAXED);
+	return m;
+}
+
+void urcu_common_misuse(const char *func, const char *fmt, ...)
+{
+	/* Relaxed: a statistic; the count orders nothing. */
+	unsigned long n = uatomic_add_return_mo(&misuse_count, 1, CMM_RELAXED);
+	int m = misuse_mode();
+	char msg[256];
+	va_list ap;
+
+	if (m == MISUSE_QUIET || (m == MISUSE_PRINT && n > MISUSE_PRINT_MAX))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* One write(2) per line: no stdio lock, usable from a signal handler. */
+	dprintf(STDERR_FILENO, "urcu: %s: %s%s\n", func, msg,
+		m == MISUSE_PRINT && n == MISUSE_PRINT_MAX
+			? " (URCU_DEBUG: further misuse reports are counted, not printed)" : "");
+	if (m == MISUSE_ABORT)
+		abort();
+}
+
+unsigned long urcu_misuse_events(void)
+{
+	return uatomic_load(&misuse_count, CMM_RELAXED);
+}
+
+/* ---- membarrier(2) ---------------------------------------------------------- */
 
 static int membarrier_sys(int cmd, unsigned int flags)
 {

@@ -227,8 +227,9 @@ void URCU_FN(defer_barrier)(void)
  * on the defer thread (or in a barrier).  Everything the caller did before is
  * visible to fct.  The calling thread must be registered with
  * rcu_defer_register_thread().  May block waiting for a grace period when the
- * thread's queue is full, so never inside a read-side critical section (qsbr:
- * the caller may be online; it goes offline while waiting).
+ * thread's queue is full: inside a read-side critical section that aborts
+ * with a message (it would deadlock); qsbr: the caller may be online, it
+ * goes offline while waiting.
  */
 void URCU_FN(defer_rcu)(void (*fct)(void *p), void *p)
 {
@@ -240,13 +241,26 @@ void URCU_FN(defer_rcu)(void (*fct)(void *p), void *p)
 			"calling thread is not registered (call rcu_defer_register_thread() first)");
 #if !URCU_FLAVOR_IS_QSBR
 	if (caa_unlikely(URCU_FN(i_read_ongoing)()))
-		urcu_common_die("defer_rcu",
-			"called inside a read-side critical section: it may wait for a grace period (use call_rcu)");
+		urcu_common_misuse("defer_rcu", "called inside a read-side critical section "
+			"(urcu_%s flavor): it waits for a grace period when the queue is full; "
+			"use call_rcu", URCU_FLAVOR_NAME);
 #endif
 	head = q->head;
 	/* Acquire: pairs with the drainer's release store of tail. */
-	if (caa_unlikely(head - uatomic_load(&q->tail, CMM_ACQUIRE) >= DEFER_QUEUE_SIZE))
+	if (caa_unlikely(head - uatomic_load(&q->tail, CMM_ACQUIRE) >= DEFER_QUEUE_SIZE)) {
+#if !URCU_FLAVOR_IS_QSBR
+		/*
+		 * Only a full queue waits for a grace period: inside a
+		 * read-side section that wait never ends (liburcu hangs
+		 * here); otherwise defer_rcu runs inside one, as in liburcu.
+		 */
+		if (caa_unlikely(URCU_FN(i_read_ongoing)()))
+			urcu_common_die("defer_rcu",
+				"queue full inside a read-side critical section: waiting for a grace "
+				"period would deadlock (use call_rcu)");
+#endif
 		URCU_FN(defer_barrier_thread)();
+	}
 	q->ring[head & DEFER_QUEUE_MASK].fct = fct;
 	q->ring[head & DEFER_QUEUE_MASK].p = p;
 	/* D1, release: the entry (and the caller's prior work) before head. */

@@ -407,22 +407,72 @@ void urcu_i_lfht_background_resize(struct cds_lfht *ht)
 		(void) pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
+/*
+ * Inside a read-side critical section of a flavor other than qsbr: a grow
+ * needs no grace period, so it runs (as in liburcu); a shrink would wait for
+ * this very section, so it aborts with a message.  The resize lock is only
+ * tried: its holder may be waiting for a grace period that waits for us,
+ * and it reads the raised target before it lets go.
+ */
+static void resize_in_section(struct cds_lfht *ht, unsigned long new_size)
+{
+	unsigned long t = uatomic_read(&ht->resize_target);
+
+	if (new_size < uatomic_read(&ht->size))	/* a snapshot suffices: only compared */
+		urcu_common_die("cds_lfht_resize", "a shrink called inside a read-side critical "
+			"section would wait for that section (deadlock)");
+	/* Raise the target, never lower it (full barrier CAS: as in grow requests). */
+	while (t < new_size) {
+		unsigned long old = uatomic_cmpxchg(&ht->resize_target, t, new_size);
+
+		if (old == t)
+			break;
+		t = old;
+	}
+	if (!urcu_i_lfht_resize_trylock(ht))
+		return;
+	if (ht->size < new_size)	/* only resizes write it, and we hold the lock */
+		(void) grow(ht, ht->size, new_size);
+	urcu_i_lfht_resize_unlock(ht);
+}
+
+/*
+ * cds_lfht_resize: resize ht to new_size buckets (rounded to a power of two,
+ * at most the table's maximum) and return once done.  The caller need not
+ * be registered: an unregistered thread is registered for the duration, as
+ * the background resizer is.  qsbr: an online caller goes offline for the
+ * duration (as liburcu 0.15's does through synchronize_rcu).  Other flavors:
+ * inside a read-side critical section only a grow runs (see
+ * resize_in_section).  Ordering: the resize's effects are visible to lookups
+ * that start after it returns (release publication of the size).
+ */
 void cds_lfht_resize(struct cds_lfht *ht, unsigned long new_size)
 {
+	const struct rcu_flavor_struct *fl = ht->flavor;
 	unsigned long max = 1UL << ht->max_order;
+	bool was_online;
 
-	if (ht->flavor->urcu_i_thread_registered && !ht->flavor->urcu_i_thread_registered())
-		urcu_common_die("cds_lfht_resize",
-			"calling thread is not registered with the table's flavor "
-			"(call rcu_register_thread() first)");
-	if (ht->flavor->read_ongoing())
-		urcu_common_die("cds_lfht_resize", "called inside a read-side critical section "
-			"(qsbr: by an online thread); it waits for grace periods");
 	if (new_size > max)
 		new_size = max;
 	new_size = new_size ? 1UL << urcu_i_lfht_order(new_size) : 1;
+	if (fl->urcu_i_thread_registered && !fl->urcu_i_thread_registered()) {
+		urcu_common_misuse("cds_lfht_resize", "calling thread is not registered with the "
+			"table's flavor; registered it for the resize");
+		uatomic_set(&ht->resize_target, new_size);
+		urcu_i_lfht_background_resize(ht);
+		return;
+	}
+	was_online = fl->read_ongoing();
+	if (was_online)
+		fl->thread_offline();	/* qsbr only: the others' offline is empty */
+	if (fl->read_ongoing()) {
+		resize_in_section(ht, new_size);
+		return;
+	}
 	uatomic_set(&ht->resize_target, new_size);
 	urcu_i_lfht_resize_lock(ht);
 	urcu_i_lfht_do_resize(ht);
 	urcu_i_lfht_resize_unlock(ht);
+	if (was_online)
+		fl->thread_online();
 }

@@ -109,7 +109,7 @@ static inline unsigned long load_size(struct cds_lfht *ht)
 #define check_read_side(ht, fn)						\
 	do {								\
 		if (!(ht)->flavor->read_ongoing())			\
-			urcu_common_die(fn, "called outside a read-side critical section " \
+			urcu_common_misuse(fn, "called outside a read-side critical section " \
 				"of the table's flavor");		\
 	} while (0)
 #else

@@ -8,8 +8,16 @@
  * thread exit unregister it, so a thread that forgets to unregister (or a bp
  * thread, which never registers explicitly) cannot leave a dangling record.
  * The record's word starts as URCU_READER_UNREGISTERED, which the inline
- * read side turns into a misuse report (or, for bp, a lazy registration)
- * without a test on its fast path.
+ * read side turns into an implicit registration without a test on its fast
+ * path: bp by design, the other flavors because a liburcu program may read
+ * under RCU from a thread it never registered (or no longer registers, as
+ * in a library destructor) and must keep running; registered, such a
+ * thread is also protected, where liburcu merely lets it run.  An implicit
+ * registration ("lazy") is undone at thread exit through the pthread key,
+ * and an explicit rcu_register_thread() adopts it.  qsbr never registers a
+ * thread behind its back: an online qsbr thread that announces no
+ * quiescent states would stall every grace period.  docs/DESIGN.md,
+ * "Misuse", lists what aborts and what runs.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -173,11 +181,20 @@ static void do_unregister(struct urcu_i_reader *r)
 	URCU_FN(i_wake_updater)();
 }
 
+/*
+ * Set once the thread's exit cleanup has run: a read-side section in a later
+ * TLS destructor must not register the thread again (pthread runs a key's
+ * destructor only a bounded number of rounds, so a record linked then could
+ * outlive the thread).  Such a section runs unprotected, as in liburcu.
+ */
+static __thread unsigned char thread_exiting;
+
 /* Thread exit with the record still registered: unregister it. */
 static void reader_thread_exit(void *arg)
 {
 	struct urcu_i_reader *r = arg;
 
+	thread_exiting = 1;
 	if (r && reader_registered(r))
 		do_unregister(r);
 }
@@ -185,15 +202,18 @@ static void reader_thread_exit(void *arg)
 /*
  * register_thread: makes the calling thread a reader (qsbr: online).
  * Ordering: a grace period that starts after this returns takes the thread
- * into account.  Registering twice is a misuse (bp: a lazily registered
- * thread may register explicitly; it is then unregistered explicitly).
+ * into account.  A thread registered implicitly (by a read-side section)
+ * registers explicitly without complaint, and is then unregistered
+ * explicitly or at exit.  bp: registering again does nothing (as liburcu's
+ * bp).  Registering twice explicitly with another flavor aborts with a
+ * message, as liburcu's assertion does.
  */
 void URCU_FN(register_thread)(void)
 {
 	struct urcu_i_reader *r = &URCU_FN(i_reader);
 
 	if (reader_registered(r)) {
-		if (URCU_FLAVOR_IS_BP && r->lazy) {
+		if (r->lazy || URCU_FLAVOR_IS_BP) {
 			r->lazy = 0;
 			return;
 		}
@@ -212,8 +232,14 @@ void URCU_FN(register_thread)(void)
 }
 
 /*
- * unregister_thread: removes the calling thread from the readers.  Must not
- * be called inside a read-side critical section (aborts with a message).
+ * unregister_thread: removes the calling thread from the readers (qsbr: it
+ * goes offline first).  Ordering: grace periods that start after this
+ * returns no longer wait for the thread.  Unregistering a thread that is not
+ * registered aborts with a message (liburcu's assertion; its list removal
+ * would crash).  Called inside a read-side critical section (which liburcu
+ * lets run unprotected), the thread stays registered, implicitly: the
+ * section stays protected, and the registration ends at thread exit or with
+ * the next rcu_unregister_thread() outside a section.
  */
 void URCU_FN(unregister_thread)(void)
 {
@@ -228,9 +254,13 @@ void URCU_FN(unregister_thread)(void)
 	if (URCU_FN(i_read_ongoing)())
 		URCU_FN(thread_offline)();
 #else
-	if (URCU_FN(i_read_ongoing)())
-		urcu_common_die("rcu_unregister_thread",
-			"called inside a read-side critical section");
+	if (URCU_FN(i_read_ongoing)()) {
+		urcu_common_misuse("rcu_unregister_thread",
+			"called inside a read-side critical section; the thread stays registered "
+			"until it exits (urcu_%s flavor)", URCU_FLAVOR_NAME);
+		r->lazy = 1;
+		return;
+	}
 #endif
 	do_unregister(r);
 	if (exit_key_ready)
@@ -276,13 +306,19 @@ void URCU_FN(quiescent_state)(void)
 	URCU_FN(i_quiescent_state)();
 }
 
+/*
+ * Debug builds (the depth count of urcu/static/urcu-qsbr.h): none of these
+ * misuses breaks liburcu's qsbr, whose read_lock and read_unlock are empty,
+ * so they are reported (urcu_common_misuse) and the caller carries on.
+ */
 void URCU_FN(i_debug_misuse)(const char *func)
 {
 	if (URCU_FN(i_reader).ctr == URCU_READER_UNREGISTERED)
-		urcu_common_die(func, "thread is not registered with urcu_qsbr");
-	if (URCU_FN(i_reader).debug_nest == 0)
-		urcu_common_die(func, "called without a matching rcu_read_lock");
-	urcu_common_die(func, "called inside a read-side critical section");
+		urcu_common_misuse(func, "thread is not registered with urcu_qsbr");
+	else if (URCU_FN(i_reader).debug_nest == 0)
+		urcu_common_misuse(func, "called without a matching rcu_read_lock");
+	else
+		urcu_common_misuse(func, "called inside a read-side critical section");
 }
 
 void URCU_FN(i_quiescent_state_slow)(unsigned long g)
@@ -313,8 +349,11 @@ void URCU_FN(thread_offline)(void)
 {
 	struct urcu_i_reader *r = &URCU_FN(i_reader);
 
-	if (!reader_registered(r))
-		urcu_common_die("rcu_thread_offline", "thread is not registered with urcu_qsbr");
+	if (!reader_registered(r)) {
+		/* liburcu runs this on an unregistered thread: nothing to undo. */
+		urcu_common_misuse("rcu_thread_offline", "thread is not registered with urcu_qsbr");
+		return;
+	}
 	if (r->debug_nest)
 		URCU_FN(i_debug_misuse)("rcu_thread_offline");
 	/* Full fence: read-side accesses end before we look offline. */
@@ -326,13 +365,21 @@ void URCU_FN(thread_offline)(void)
 		URCU_FN(i_wake_updater_for)(r);
 }
 
-/* thread_online: the thread may read RCU-protected data again. */
+/*
+ * thread_online: the thread may read RCU-protected data again.  On a thread
+ * that is not registered it does nothing but count a misuse (liburcu runs
+ * it, with no effect on grace periods; registering the thread here would
+ * leave it online with nobody announcing its quiescent states).
+ */
 void URCU_FN(thread_online)(void)
 {
 	struct urcu_i_reader *r = &URCU_FN(i_reader);
 
-	if (!reader_registered(r))
-		urcu_common_die("rcu_thread_online", "thread is not registered with urcu_qsbr");
+	if (!reader_registered(r)) {
+		urcu_common_misuse("rcu_thread_online",
+			"thread is not registered with urcu_qsbr; it stays unprotected");
+		return;
+	}
 #ifndef URCU_I_SEED_QSBR_UNPUBLISHED
 	uatomic_store(&r->ctr, CMM_LOAD_SHARED(URCU_FN(i_gp).ctr), CMM_RELAXED);
 #else
@@ -372,7 +419,17 @@ void URCU_FN(i_read_lock_slow)(void)
 	unsigned long nest = r->ctr & URCU_GP_NEST_MASK;
 
 	if (nest == URCU_READER_UNREGISTERED) {
-#if URCU_FLAVOR_IS_BP
+		/* bp registers this way by design; the others on a misuse. */
+		if (thread_exiting) {
+			urcu_common_misuse("rcu_read_lock",
+				"thread is exiting (urcu_%s flavor); the section runs unprotected",
+				URCU_FLAVOR_NAME);
+			return;
+		}
+		if (!URCU_FLAVOR_IS_BP)
+			urcu_common_misuse("rcu_read_lock",
+				"thread is not registered with the urcu_%s flavor; registered it "
+				"implicitly until it exits", URCU_FLAVOR_NAME);
 		do_register(r, true);
 #ifdef URCU_I_SEED_BP_REGISTER_RACE
 		/* seeded bug (test-only, tests/seeded): the first section after lazy registration is never published */
@@ -381,12 +438,8 @@ void URCU_FN(i_read_lock_slow)(void)
 #endif
 		URCU_FN(i_read_lock)();
 		return;
-#else
-		urcu_common_die("rcu_read_lock",
-			"thread is not registered with the urcu_%s flavor (call rcu_register_thread() first)",
-			URCU_FLAVOR_NAME);
-#endif
 	}
+	/* liburcu: the depth carries into its phase bit, breaking grace periods. */
 	urcu_common_die("rcu_read_lock", "read-side critical sections nested too deeply (%lu)",
 			nest);
 }
@@ -402,9 +455,21 @@ void URCU_FN(i_read_unlock_misuse)(void)
 		return;
 	}
 #endif
-	if (nest == URCU_READER_UNREGISTERED)
-		urcu_common_die("rcu_read_unlock",
+	if (nest == URCU_READER_UNREGISTERED) {
+		/*
+		 * Not registered, so no section to end (read_lock would have
+		 * registered the thread): liburcu runs this harmlessly.
+		 */
+		urcu_common_misuse("rcu_read_unlock",
 			"thread is not registered with the urcu_%s flavor", URCU_FLAVOR_NAME);
+		return;
+	}
+	/*
+	 * A registered thread at depth 0: liburcu's word would underflow into
+	 * "inside a section with a stale phase", so its grace periods stall
+	 * while the thread is outside its sections and stop protecting the
+	 * sections themselves.
+	 */
 	urcu_common_die("rcu_read_unlock", "called without a matching rcu_read_lock");
 }
 

@@ -24,7 +24,7 @@ URCU_API extern struct urcu_i_gp urcu_qsbr_i_gp;
 URCU_API extern __thread struct urcu_i_reader urcu_qsbr_i_reader URCU_I_TLS_MODEL;
 /* Out of line: announce a new quiescent state, wake a sleeping updater. */
 URCU_API void urcu_qsbr_i_quiescent_state_slow(unsigned long g);
-/* Out of line (debug checks): report a misuse detected by the depth count. */
+/* Out of line (debug checks): report (not abort) a misuse the depth count found. */
 URCU_API void urcu_qsbr_i_debug_misuse(const char *func);
 
 static inline void urcu_qsbr_i_read_lock(void)
@@ -40,8 +40,9 @@ static inline void urcu_qsbr_i_read_unlock(void)
 {
 #ifdef URCU_I_DEBUG_CHECKS
 	if (urcu_qsbr_i_reader.debug_nest == 0)
-		urcu_qsbr_i_debug_misuse("rcu_read_unlock");
-	urcu_qsbr_i_reader.debug_nest--;
+		urcu_qsbr_i_debug_misuse("rcu_read_unlock");	/* reported, then ignored */
+	else
+		urcu_qsbr_i_reader.debug_nest--;
 #endif
 }
 
