@@ -29,7 +29,24 @@
  * objects, the child frees its own copies of them.  An enqueue that another
  * parent thread had half done at fork time never completes in the child; the
  * callbacks behind it in that queue are left alone (the parent runs them).
- * Then the hooks' after_fork_child run.
+ * The hooks' after_fork_child run first, before the child's call_rcu
+ * thread starts (as in liburcu): while they run, the calling thread is the
+ * only one in the child (rculfhash-worker.c relies on it).
+ *
+ * Registration never waits for atfork_lock, which the fork functions hold
+ * from before_fork to after_fork_*: the hash table registers its hooks from
+ * cds_lfht_new(), which may run inside a read-side critical section or a
+ * call_rcu callback, and before_fork waits for grace periods and for the
+ * call_rcu threads (issue 23).  A registration that finds the lock taken
+ * pushes its entry onto the lock-free stack `pending' (one CAS); every
+ * holder of the lock moves pending entries into the list right after it
+ * takes the lock and right before it releases it, and looks again after
+ * releasing it (unlock_atfork: Dekker with the registration's push and
+ * trylock, full barriers on both sides, so no entry is left behind).  A
+ * registration that returned before call_rcu_before_fork() started is
+ * therefore in the list that before_fork walks; one that comes during a
+ * fork takes effect from the next fork on (its after hooks do not run for
+ * a before hook that did not).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -52,19 +69,37 @@
 struct atfork_entry {
 	struct urcu_atfork *atfork;
 	struct cds_list_head node;
+	struct atfork_entry *pending_next;	/* on `pending' */
 };
 
 static pthread_mutex_t atfork_lock = PTHREAD_MUTEX_INITIALIZER;
 static CDS_LIST_HEAD(atfork_hooks);
+static struct atfork_entry *pending;	/* registrations not yet listed, newest first */
 
 /*
  * The first entries come from here, not malloc: the hash table registers
  * its one hook per flavor from cds_lfht_new(), which must return NULL
  * rather than abort when memory runs out (tests/faults/test_faults_hash.c).
- * A slot is free while its atfork is NULL; under atfork_lock.
+ * A slot is free while its atfork is NULL: claimed by a CAS (register),
+ * freed under atfork_lock once off the list (unregister).
  */
 #define ATFORK_STATIC_ENTRIES	4
 static struct atfork_entry atfork_static[ATFORK_STATIC_ENTRIES];
+
+/* Move the pending registrations into the list, in registration order.  Locked. */
+static void take_pending(void)
+{
+	struct atfork_entry *e, *next, *rev = NULL;
+
+	/* Full barrier (xchg): pairs with the push CAS in register: e's fields are seen. */
+	for (e = uatomic_xchg(&pending, (struct atfork_entry *) NULL); e; e = next) {
+		next = e->pending_next;
+		e->pending_next = rev;
+		rev = e;
+	}
+	for (e = rev; e; e = e->pending_next)
+		cds_list_add_tail(&e->node, &atfork_hooks);
+}
 
 /*
  * atfork_lock is held while before_fork waits for workers, whose batches
@@ -76,28 +111,67 @@ static void lock_atfork(void)
 
 	pthread_mutex_lock(&atfork_lock);
 	urcu_i_quiesce_end(was_online);
+	take_pending();
+}
+
+/* Release atfork_lock, leaving no registration pending (see the top). */
+static void unlock_atfork(void)
+{
+	for (;;) {
+		take_pending();
+		pthread_mutex_unlock(&atfork_lock);
+		/*
+		 * Full barrier: the unlock before the read of pending; pairs
+		 * with the full barrier of the push CAS in register, which
+		 * precedes its trylock: either it gets the lock, or we see
+		 * its entry here.
+		 */
+		cmm_smp_mb();
+		if (!uatomic_read(&pending) || pthread_mutex_trylock(&atfork_lock))
+			return;
+	}
 }
 
 /*
  * register_rculfhash_atfork: run atfork's hooks from the call_rcu fork
  * functions of this flavor (before_fork in registration order, the after
- * hooks in reverse order).
+ * hooks in reverse order), from the next call_rcu_before_fork() that
+ * starts after this returns.  Never waits (see the top of the file):
+ * callable inside a read-side critical section, in a call_rcu callback,
+ * and while another thread is between before_fork and after_fork_*.
+ * Ordering: a full barrier before the entry is published.
  */
 void URCU_FN(register_rculfhash_atfork)(struct urcu_atfork *atfork)
 {
-	struct atfork_entry *e = NULL;
+	struct atfork_entry *e = NULL, *head, *found;
 
-	lock_atfork();
+	/* Full barrier CAS: claims a free static slot (freed by unregister). */
 	for (int i = 0; i < ATFORK_STATIC_ENTRIES && !e; i++)
-		if (!atfork_static[i].atfork)
+		if (!uatomic_read(&atfork_static[i].atfork)
+				&& !uatomic_cmpxchg(&atfork_static[i].atfork,
+					(struct urcu_atfork *) NULL, atfork))
 			e = &atfork_static[i];
-	if (!e)
+	if (!e) {
 		e = malloc(sizeof(*e));
-	if (!e)
-		urcu_common_die("urcu_register_rculfhash_atfork", "out of memory");
-	e->atfork = atfork;
-	cds_list_add_tail(&e->node, &atfork_hooks);
-	pthread_mutex_unlock(&atfork_lock);
+		if (!e)
+			urcu_common_die("urcu_register_rculfhash_atfork", "out of memory");
+		e->atfork = atfork;
+	}
+	head = uatomic_read(&pending);
+	for (;;) {
+		e->pending_next = head;
+		/*
+		 * Full barrier CAS: publishes e (pairs with take_pending()'s
+		 * xchg) and orders the push before the trylock below (pairs
+		 * with unlock_atfork()'s barrier).
+		 */
+		found = uatomic_cmpxchg(&pending, head, e);
+		if (found == head)
+			break;
+		head = found;
+	}
+	if (!pthread_mutex_trylock(&atfork_lock))
+		unlock_atfork();	/* moves it in */
 }
 
 /* unregister_rculfhash_atfork: forget atfork (no-op if not registered). */
@@ -110,13 +184,13 @@ void URCU_FN(unregister_rculfhash_atfork)(struct urcu_atfork *atfork)
 		if (e->atfork == atfork) {
 			cds_list_del(&e->node);
 			if (e >= atfork_static && e < atfork_static + ATFORK_STATIC_ENTRIES)
-				e->atfork = NULL;
+				uatomic_set(&e->atfork, NULL);	/* free for register's CAS */
 			else
 				free(e);
 			break;
 		}
 	}
-	pthread_mutex_unlock(&atfork_lock);
+	unlock_atfork();
 }
 
 /* All workers parked (or stopped)?  Called with callrcu.lock held. */
@@ -146,6 +220,7 @@ void URCU_FN(call_rcu_before_fork)(void)
 	/* qsbr: offline throughout, the workers' last batches need GPs. */
 	was_online = urcu_i_quiesce_begin();
 	pthread_mutex_lock(&atfork_lock);
+	take_pending();
 	cds_list_for_each_entry(e, &atfork_hooks, node)
 		e->atfork->before_fork(e->atfork->priv);
 
@@ -185,7 +260,7 @@ void URCU_FN(call_rcu_after_fork_parent)(void)
 	urcu_i_callrcu_unlock();
 	cds_list_for_each_entry_reverse(e, &atfork_hooks, node)
 		e->atfork->after_fork_parent(e->atfork->priv);
-	pthread_mutex_unlock(&atfork_lock);
+	unlock_atfork();
 }
 
 /*
@@ -201,6 +276,9 @@ void URCU_FN(call_rcu_after_fork_child)(void)
 
 	/* Keep only this thread's reader record; release the GP locks. */
 	URCU_FN(i_fork_child)();
+	/* The hooks first: no other thread exists in the child yet. */
+	cds_list_for_each_entry_reverse(e, &atfork_hooks, node)
+		e->atfork->after_fork_child(e->atfork->priv);
 	/* The dead workers leave the list; the new default joins it. */
 	CDS_INIT_LIST_HEAD(&dead);
 	cds_list_splice(&callrcu.workers, &dead);
@@ -222,8 +300,5 @@ void URCU_FN(call_rcu_after_fork_child)(void)
 		URCU_FN(i_crdp_destroy)(crdp);
 	}
 	urcu_i_callrcu_unlock();
-
-	cds_list_for_each_entry_reverse(e, &atfork_hooks, node)
-		e->atfork->after_fork_child(e->atfork->priv);
-	pthread_mutex_unlock(&atfork_lock);
+	unlock_atfork();
 }

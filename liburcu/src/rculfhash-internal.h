@@ -57,10 +57,15 @@ enum {
 /* Table state bits (the state field). */
 #define LFHT_DESTROYING		1U	/* destroy requested: resizes stop early */
 
-/* Requests to the background thread (the work field, under its lock). */
-#define LFHT_WORK_QUEUED	1U	/* on the queue */
+/*
+ * Requests to the background thread (the work field, atomic; the protocol
+ * is at the top of rculfhash-worker.c).  The bits above the flags hold the
+ * fork generation of LFHT_WORK_QUEUED.
+ */
+#define LFHT_WORK_QUEUED	1U	/* on the request stack, or taken from it */
 #define LFHT_WORK_RESIZE	2U
 #define LFHT_WORK_DESTROY	4U
+#define LFHT_WORK_GEN_SHIFT	3
 
 /* Auto-resize policy (rculfhash-table.c). */
 #define LFHT_COMMIT_ORDER	10	/* split counters commit every 1024 */
@@ -99,9 +104,9 @@ struct cds_lfht {
 	const struct cds_lfht_mm_type *mm;
 	const struct cds_lfht_alloc *alloc;
 	pthread_attr_t *attr;
-	struct cds_lfht *work_next;	/* background queue link, under its lock */
+	struct cds_lfht *work_next;	/* request stack link (rculfhash-worker.c) */
 	int32_t resize_lock;		/* futex lock serialising resizes */
-	uint32_t work;			/* LFHT_WORK_*, under the background lock */
+	uint32_t work;			/* LFHT_WORK_* and generation, atomic */
 	uint32_t state;			/* LFHT_DESTROYING */
 	uint32_t pad;
 	/*
@@ -255,10 +260,19 @@ void urcu_i_lfht_init_buckets(struct cds_lfht *ht, unsigned long size);
 void urcu_i_lfht_background_resize(struct cds_lfht *ht);
 
 /* rculfhash-worker.c */
-/* Queue ht for the background thread (what: LFHT_WORK_RESIZE/_DESTROY). */
+/*
+ * Queue ht for the background thread (what: LFHT_WORK_RESIZE/_DESTROY).
+ * Lock-free, never waits; a full barrier before the request (the caller's
+ * resize_target or LFHT_DESTROYING are seen by the thread when it serves
+ * it).  After a LFHT_WORK_DESTROY, ht may be freed at any time.
+ */
 void urcu_i_lfht_queue_work(struct cds_lfht *ht, uint32_t what);
-/* Register the fork hooks with flavor (once per flavor). */
-void urcu_i_lfht_atfork_flavor(const struct rcu_flavor_struct *flavor);
+/*
+ * For a new CDS_LFHT_AUTO_RESIZE table of flavor: register the fork hooks
+ * with flavor (once per flavor) and start the background thread if it is
+ * not running.  False if the thread cannot be started.
+ */
+bool urcu_i_lfht_worker_attach(const struct rcu_flavor_struct *flavor);
 
 /* rculfhash-mm.c: allocation through the table's allocator. */
 void *urcu_i_lfht_calloc(const struct cds_lfht *ht, size_t nmemb, size_t size);

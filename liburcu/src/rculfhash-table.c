@@ -31,7 +31,11 @@
  *    used.
  * A grow request raises resize_target, a shrink request lowers it; the
  * background thread resizes until size == resize_target, so the last
- * decision wins even over a resize still queued or running.
+ * decision wins even over a resize still queued or running.  The request
+ * itself is lock-free and waits for nothing (rculfhash-worker.c): the
+ * updater is inside a read-side critical section, which must not wait for
+ * anything that waits for a grace period (a fork in progress does).  The
+ * thread is started when the table is created, not by a request.
  *
  * Why resize_target and not size: the background thread may run late (a
  * loaded machine; a fork parks it).  With the current size as the
@@ -126,11 +130,13 @@ struct cds_lfht *_cds_lfht_new_with_alloc(unsigned long init_size,
 			return NULL;
 		}
 	}
+	if ((ht->flags & CDS_LFHT_AUTO_RESIZE) && !urcu_i_lfht_worker_attach(flavor)) {
+		urcu_i_lfht_free(ht);
+		return NULL;
+	}
 	urcu_i_lfht_init_buckets(ht, init_size);
 	ht->size = init_size;
 	ht->resize_target = init_size;
-	if (ht->flags & CDS_LFHT_AUTO_RESIZE)
-		urcu_i_lfht_atfork_flavor(flavor);
 	return ht;
 }
 
@@ -290,9 +296,11 @@ static void request_resize(struct cds_lfht *ht, unsigned long target, bool grow)
 		/*
 		 * Full barrier CAS, of which only atomicity is needed (a
 		 * plain store could undo a concurrent request's target).  No
-		 * pairing: the background thread reads resize_target after
-		 * taking wq.lock, which urcu_i_lfht_queue_work() takes after
-		 * this CAS, so the lock orders the two.
+		 * pairing of its own: the request below is a full barrier
+		 * CAS (or, when the table is queued already, a read of
+		 * ht->work after this barrier) paired with the background
+		 * thread's xchg of ht->work, after which it reads
+		 * resize_target (rculfhash-worker.c, R1/R2).
 		 */
 		found = uatomic_cmpxchg(&ht->resize_target, cur, target);
 		if (found == cur) {
