@@ -88,7 +88,7 @@ struct cds_lfht {
 	unsigned long flat_limit;
 	uintptr_t *tbl;			/* biased bases of the other buckets */
 	const struct rcu_flavor_struct *flavor;
-	struct urcu_i_lfht_split *split;	/* accounting counters, NULL until used */
+	struct urcu_i_lfht_split *split;	/* counters (counting tables), from creation */
 	unsigned char kind;		/* LFHT_MM_* */
 	unsigned char min_alloc_order;	/* order 0 holds 2^min_alloc_order buckets */
 	unsigned char max_order;	/* at most 2^max_order buckets */

@@ -7,9 +7,9 @@
  * counts its nodes in split counters, one cache line per CPU slot (the
  * slot of sched_getcpu(), or of the hash when the CPU is unknown), so
  * that updates on different CPUs do not share a line.  The counters are
- * allocated on the first update, not at creation: an empty table costs
- * only its structure.  Every 2^LFHT_COMMIT_ORDER (1024) adds or removals
- * on one slot are committed to the table-wide count.
+ * allocated at creation, so that no update ever allocates (or fails to).
+ * Every 2^LFHT_COMMIT_ORDER (1024) adds or removals on one slot are
+ * committed to the table-wide count.
  *
  * Auto-resize (CDS_LFHT_AUTO_RESIZE), decided on the updater's thread and
  * carried out on the background thread (rculfhash-worker.c).  Every
@@ -86,6 +86,21 @@ static unsigned int split_slots(void)
 	return n;
 }
 
+/* The split counters of a counting table, zeroed; NULL if out of memory. */
+static struct urcu_i_lfht_split *alloc_split(struct cds_lfht *ht)
+{
+	struct urcu_i_lfht_split *split;
+	size_t bytes = (ht->split_mask + 1U) * sizeof(*split);
+
+	if (ht->alloc->aligned_alloc) {
+		split = ht->alloc->aligned_alloc(ht->alloc->state, CAA_CACHE_LINE_SIZE, bytes);
+		if (split)
+			memset(split, 0, bytes);
+		return split;
+	}
+	return ht->alloc->calloc(ht->alloc->state, 1, bytes);
+}
+
 struct cds_lfht *_cds_lfht_new_with_alloc(unsigned long init_size,
 		unsigned long min_nr_alloc_buckets, unsigned long max_nr_buckets,
 		int flags, const struct cds_lfht_mm_type *mm,
@@ -126,6 +141,13 @@ struct cds_lfht *_cds_lfht_new_with_alloc(unsigned long init_size,
 	for (k = 0; k <= order; k++) {
 		mm->alloc_bucket_table(ht, k);
 		if (ht->alloc_order < (int) k) {
+			urcu_i_lfht_free(ht);
+			return NULL;
+		}
+	}
+	if (ht->flags & (CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING)) {
+		ht->split = alloc_split(ht);
+		if (!ht->split) {
 			urcu_i_lfht_free(ht);
 			return NULL;
 		}
@@ -219,36 +241,6 @@ int cds_lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr)
 
 /* ---- accounting ------------------------------------------------------------ */
 
-/* The split counters, allocated by the first update that needs them. */
-static struct urcu_i_lfht_split *get_split(struct cds_lfht *ht)
-{
-	struct urcu_i_lfht_split *split = rcu_dereference(ht->split), *old;
-	size_t bytes;
-
-	if (caa_likely(split))
-		return split;
-	bytes = (ht->split_mask + 1U) * sizeof(*split);
-	if (ht->alloc->aligned_alloc) {
-		split = ht->alloc->aligned_alloc(ht->alloc->state, CAA_CACHE_LINE_SIZE, bytes);
-		if (split)
-			memset(split, 0, bytes);
-	} else {
-		split = ht->alloc->calloc(ht->alloc->state, 1, bytes);
-	}
-	if (!split)
-		return NULL;	/* out of memory: this update goes uncounted */
-	/*
-	 * Full barrier (uatomic_cmpxchg): publishes the zeroed counters;
-	 * pairs with the consume load above.  Losing the race frees ours.
-	 */
-	old = uatomic_cmpxchg(&ht->split, (struct urcu_i_lfht_split *) NULL, split);
-	if (old) {
-		ht->alloc->free(ht->alloc->state, split);
-		return old;
-	}
-	return split;
-}
-
 static unsigned int split_index(const struct cds_lfht *ht, unsigned long hash)
 {
 	int cpu = sched_getcpu();
@@ -258,7 +250,7 @@ static unsigned int split_index(const struct cds_lfht *ht, unsigned long hash)
 
 long urcu_i_lfht_split_sum(struct cds_lfht *ht)
 {
-	struct urcu_i_lfht_split *split = rcu_dereference(ht->split);
+	struct urcu_i_lfht_split *split = ht->split;	/* set before the table was published */
 	unsigned long sum = 0;
 	unsigned int i;
 
@@ -349,11 +341,9 @@ static void check_chain(struct cds_lfht *ht)
 
 void urcu_i_lfht_count_add(struct cds_lfht *ht, unsigned long hash, unsigned int chain)
 {
-	struct urcu_i_lfht_split *split = get_split(ht);
+	struct urcu_i_lfht_split *split = ht->split;	/* counting tables have them */
 	unsigned long v;
 
-	if (caa_unlikely(!split))
-		return;
 	/* Relaxed: a statistic; the policy tolerates any interleaving. */
 	v = uatomic_add_return_mo(&split[split_index(ht, hash)].add, 1, CMM_RELAXED);
 	if (caa_unlikely(!(v & ((1UL << LFHT_COMMIT_ORDER) - 1))))
@@ -365,11 +355,9 @@ void urcu_i_lfht_count_add(struct cds_lfht *ht, unsigned long hash, unsigned int
 
 void urcu_i_lfht_count_del(struct cds_lfht *ht, unsigned long hash)
 {
-	struct urcu_i_lfht_split *split = get_split(ht);
+	struct urcu_i_lfht_split *split = ht->split;	/* counting tables have them */
 	unsigned long v;
 
-	if (caa_unlikely(!split))
-		return;
 	/* Relaxed: as in urcu_i_lfht_count_add. */
 	v = uatomic_add_return_mo(&split[split_index(ht, hash)].del, 1, CMM_RELAXED);
 	if (caa_unlikely(!(v & ((1UL << LFHT_COMMIT_ORDER) - 1))))

@@ -283,7 +283,11 @@ static void test_oom_grow(void)
 	ht = cds_lfht_new_with_flavor_alloc(1, 1, 0, CDS_LFHT_ACCOUNTING, HT_FLAVOR, &a, NULL);
 	if (!ht)
 		tap_bail("cds_lfht_new_with_flavor_alloc failed");
+	k = t_meter_allocs(&m);
 	fill(ht, N);
+	/* Updates run inside read-side sections and must not allocate (issue 23). */
+	tap_ok(t_meter_allocs(&m) == k, "updates allocate nothing: the counters come with "
+		"the table (%ld allocations during %d adds)", t_meter_allocs(&m) - k, N);
 	bytes0 = live(&m.live_bytes);
 	for (k = 0; k < 6; k++) {
 		/* let k allocations succeed, then fail: a grow stopped part way */

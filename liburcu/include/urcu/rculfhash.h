@@ -20,7 +20,17 @@
  *    until that critical section ends.
  *  - Progress: reads are wait-free (they never retry; their length is the
  *    number of nodes they pass), updates are lock-free (a retry happens only
- *    because another thread's update succeeded).  Neither ever blocks.
+ *    because another thread's update succeeded).  Neither takes a lock,
+ *    allocates memory or waits for another thread.  With
+ *    CDS_LFHT_AUTO_RESIZE, an update whose count crosses a resize threshold
+ *    also asks the background resize thread for a resize: a few CASes and
+ *    at most one futex wake-up system call, never a wait, so it is safe
+ *    while another thread forks (call_rcu_before_fork() waits for grace
+ *    periods, hence for the caller's read-side critical section).  One
+ *    exception: in a child forked without the flavor's fork functions
+ *    (call_rcu_before_fork() etc.), or after the background thread failed
+ *    to start there, the first such request creates the thread
+ *    (pthread_create).
  *  - Ordering: every successful update (add, a successful add_unique or
  *    add_replace, replace or del that returns 0) is a full memory barrier
  *    before and after the moment it takes effect.  A read that starts after
@@ -174,10 +184,23 @@ URCU_API extern const struct cds_lfht_mm_type cds_lfht_mm_mmap;
  * copied.  attr: kept and returned by cds_lfht_destroy() (the background
  * resize thread is shared by all tables and does not use it).
  *
- * Returns the table, or NULL for bad sizes, a NULL flavor, or when memory
- * runs out (never aborts).  Needs no registration and no read-side
- * critical section; never waits for another thread (the first
- * CDS_LFHT_AUTO_RESIZE table of a flavor registers fork hooks with it).
+ * With CDS_LFHT_ACCOUNTING or CDS_LFHT_AUTO_RESIZE the node counters (one
+ * cache line per CPU slot, at most 64) are allocated here, so that no
+ * update ever allocates.  A CDS_LFHT_AUTO_RESIZE table needs the
+ * process's background resize thread (one for every table and flavor):
+ * the first such table starts it (pthread_create, every signal blocked in
+ * it), and the first of each flavor registers the table's fork hooks with
+ * the flavor (register_rculfhash_atfork(), which takes no lock that a fork
+ * holds).
+ *
+ * Returns the table, or NULL for bad sizes, a NULL flavor, when memory
+ * runs out, or when the background thread cannot be started (never
+ * aborts).  Needs no registration and no read-side critical section, and
+ * may be called inside one or in a call_rcu callback: it takes no lock and
+ * never waits for a grace period or for a fork in progress.  The only
+ * wait: while another thread creates the first CDS_LFHT_AUTO_RESIZE table
+ * (of the process, or of the same flavor) at the same moment, creation
+ * waits for that thread's pthread_create and hook registration to finish.
  * Ordering: none of its own; the table is visible to other threads only
  * once the caller publishes the pointer (e.g. with rcu_assign_pointer()).
  */
