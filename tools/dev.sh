@@ -58,7 +58,7 @@ run)
 test)
 	install_missing
 	build_tree
-	exec meson test -C "$build" --print-errorlogs --no-suite torture --no-suite bench --no-suite model --no-suite seeded "$@"
+	exec meson test -C "$build" --print-errorlogs --no-suite torture --no-suite bench --no-suite model --no-suite seeded --no-suite consumers "$@"
 	;;
 test32)
 	# Debian ships no 32-bit hwloc/numa -dev packages installable beside
