@@ -51,6 +51,7 @@
 #include <urcu/static/wfcqueue.h>
 
 #include "call-rcu-internal.h"
+#include "urcu-stall.h"
 
 struct urcu_i_callrcu URCU_FN(i_callrcu) = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -501,6 +502,27 @@ int URCU_FN(call_rcu_stats)(struct urcu_call_rcu_stats *out, int max)
 	urcu_i_callrcu_lock();
 	cds_list_for_each_entry(crdp, &callrcu.workers, node) {
 		if (out && n < max)
+			URCU_FN(i_crdp_stats)(crdp, &out[n]);
+		n++;
+	}
+	urcu_i_callrcu_unlock();
+	return n;
+}
+
+/*
+ * For stall reports (urcu-stall.c): never waits for the call_rcu lock, whose
+ * holder may itself wait for the stalled grace period (call_rcu_before_fork
+ * waits for the workers to park).
+ */
+int URCU_FN(i_callrcu_stats_try)(struct urcu_call_rcu_stats *out, int max)
+{
+	struct call_rcu_data *crdp;
+	int n = 0;
+
+	if (pthread_mutex_trylock(&URCU_FN(i_callrcu).lock) != 0)
+		return -1;
+	cds_list_for_each_entry(crdp, &callrcu.workers, node) {
+		if (n < max)
 			URCU_FN(i_crdp_stats)(crdp, &out[n]);
 		n++;
 	}

@@ -6,6 +6,8 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <math.h>
+#include <time.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@
 
 #include <urcu/uatomic.h>
 #include <urcu/debug.h>
+#include <urcu/gp-stats.h>
 
 #include "common.h"
 
@@ -160,6 +163,95 @@ void urcu_common_futex_wait(int32_t *addr, int32_t val)
 	if (errno == EINTR || errno == EAGAIN)
 		return;
 	urcu_common_die("futex_wait", "FUTEX_WAIT failed: %s", strerror(errno));
+}
+
+void urcu_common_futex_wait_ns(int32_t *addr, int32_t val, uint64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t) (ns / 1000000000ULL),
+		.tv_nsec = (long) (ns % 1000000000ULL),
+	};
+
+	if (syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, &ts, NULL, 0) == 0)
+		return;
+	if (errno == EINTR || errno == EAGAIN || errno == ETIMEDOUT)
+		return;
+	urcu_common_die("futex_wait", "FUTEX_WAIT failed: %s", strerror(errno));
+}
+
+uint64_t urcu_common_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000000000ULL + (uint64_t) ts.tv_nsec;
+}
+
+/* ---- stall reports ------------------------------------------------------------ */
+
+/*
+ * The handler and its argument change together under stall_lock; a report
+ * copies both under it and calls the handler outside, so a handler may set
+ * another one.
+ */
+static pthread_mutex_t stall_lock = PTHREAD_MUTEX_INITIALIZER;
+static void (*stall_fn)(const char *report, void *arg);
+static void *stall_arg;
+
+void urcu_set_stall_handler(void (*fn)(const char *report, void *arg), void *arg)
+{
+	pthread_mutex_lock(&stall_lock);
+	stall_fn = fn;
+	stall_arg = arg;
+	pthread_mutex_unlock(&stall_lock);
+}
+
+void urcu_common_stall_emit(const char *report)
+{
+	void (*fn)(const char *report, void *arg);
+	void *arg;
+
+	pthread_mutex_lock(&stall_lock);
+	fn = stall_fn;
+	arg = stall_arg;
+	pthread_mutex_unlock(&stall_lock);
+	if (fn) {
+		fn(report, arg);
+		return;
+	}
+	/* One write(2): the report stays in one piece among other output. */
+	if (write(STDERR_FILENO, report, strlen(report)) < 0)
+		return;
+}
+
+/* URCU_STALL_TIMEOUT, parsed once: 0 unset or invalid, 1 valid (stall_env_ns). */
+static pthread_once_t stall_env_once = PTHREAD_ONCE_INIT;
+static int stall_env_valid;
+static uint64_t stall_env_ns;
+
+static void stall_env_read(void)
+{
+	const char *env = getenv("URCU_STALL_TIMEOUT");
+	char *end;
+	double s;
+
+	if (!env)
+		return;
+	errno = 0;
+	s = strtod(env, &end);
+	if (end == env || *end || errno || !isfinite(s) || s < 0 || s > 1e9) {
+		dprintf(STDERR_FILENO, "urcu: URCU_STALL_TIMEOUT=\"%s\" is not a number of "
+			"seconds >= 0; the default stall timeout stays\n", env);
+		return;
+	}
+	stall_env_ns = (uint64_t) (s * 1e9);
+	stall_env_valid = 1;
+}
+
+uint64_t urcu_common_stall_timeout_env(uint64_t dflt)
+{
+	(void) pthread_once(&stall_env_once, stall_env_read);
+	return stall_env_valid ? stall_env_ns : dflt;
 }
 
 void urcu_common_futex_wake(int32_t *addr, int nr)

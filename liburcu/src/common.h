@@ -42,6 +42,25 @@ URCU_API void urcu_common_membarrier(void);
 
 /* futex(2) wrappers: wait while *addr == val (EINTR/EAGAIN are returns). */
 URCU_API void urcu_common_futex_wait(int32_t *addr, int32_t val);
+/* The same, for at most ns nanoseconds (a timeout is a return too). */
+URCU_API void urcu_common_futex_wait_ns(int32_t *addr, int32_t val, uint64_t ns);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+URCU_API uint64_t urcu_common_now_ns(void);
+
+/*
+ * Stall reports (urcu/gp-stats.h): hand text to the application's handler,
+ * or write it to standard error.  Called by a grace-period leader with no
+ * library lock held.
+ */
+URCU_API void urcu_common_stall_emit(const char *report);
+
+/*
+ * The stall timeout from URCU_STALL_TIMEOUT, in nanoseconds (0: off), or
+ * dflt when unset; a value that is not a finite number of seconds >= 0
+ * gives one warning line naming the variable and dflt.  Read once.
+ */
+URCU_API uint64_t urcu_common_stall_timeout_env(uint64_t dflt);
 URCU_API void urcu_common_futex_wake(int32_t *addr, int nr);
 
 #endif /* URCU_SRC_COMMON_H */

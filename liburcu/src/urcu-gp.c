@@ -74,7 +74,8 @@
  * store-buffering pair with the flag store and our rescan), rescans, and
  * sleeps on gp.futex with the registry lock released.  The first reader
  * that leaves its critical section with the flag set swaps gp.futex from -1
- * to 0 and wakes us.
+ * to 0 and wakes us.  The sleep is bounded by the next stall report's due
+ * time (urcu-stall.c); a timeout only adds a rescan, as any wake-up does.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -87,6 +88,7 @@
 #include <string.h>
 
 #include "urcu-internal.h"
+#include "urcu-stall.h"
 
 #ifdef URCU_I_PHASE_TRACE
 /*
@@ -343,10 +345,27 @@ static void set_gp_flags(unsigned long set, unsigned long clear)
 	CMM_STORE_SHARED(URCU_FN(i_gp).ctr, (c | set) & ~clear);
 }
 
+/*
+ * Sleep until a reader we wait for wakes us, or until the next stall report
+ * is due (urcu-stall.c).  Called with the registry lock held; returns with
+ * it held again.
+ */
+static void sleep_on_readers(void)
+{
+	struct urcu_i_registry *reg = &URCU_FN(i_registry);
+	int64_t limit = URCU_FN(i_watch_sleep_ns)();
+
+	URCU_FN(i_unlock)(&reg->lock);
+	if (limit < 0)
+		urcu_common_futex_wait(&URCU_FN(i_gp).futex, -1);
+	else if (limit > 0)
+		urcu_common_futex_wait_ns(&URCU_FN(i_gp).futex, -1, (uint64_t) limit);
+	URCU_FN(i_lock)(&reg->lock);
+}
+
 /* Called with the registry lock held; may drop it while sleeping. */
 static void wait_for_readers(unsigned long g)
 {
-	struct urcu_i_registry *reg = &URCU_FN(i_registry);
 	struct urcu_i_reader *busy[URCU_I_BUSY_MAX];
 	size_t nbusy = scan_all(busy, g, false);
 	unsigned int loops = 0;
@@ -392,9 +411,10 @@ static void wait_for_readers(unsigned long g)
 		URCU_I_PT_MARK(SCAN_ARM);
 		if (!nbusy)
 			break;
-		URCU_FN(i_unlock)(&reg->lock);
-		urcu_common_futex_wait(&URCU_FN(i_gp).futex, -1);
-		URCU_FN(i_lock)(&reg->lock);
+		URCU_FN(i_watch_holdouts)(nbusy);
+		sleep_on_readers();
+		/* A stall report is due?  (It drops the registry lock around it.) */
+		URCU_FN(i_watch_check)(g);
 		/*
 		 * The registry may have changed while unlocked (busy[] may
 		 * hold records of threads gone): a full pass.  A reader seen
@@ -448,6 +468,7 @@ static void run_one_gp(void)
 	 * our store here, then B1).
 	 */
 	uatomic_store(&gp_state.started, gp_state.started + 1, CMM_RELAXED);
+	URCU_FN(i_watch_begin)(gp_state.started);
 #ifdef URCU_I_SEED_DONE_BEFORE_SCAN
 	/* seeded bug (test-only, tests/seeded): done published before the scan, waiting callers return early */
 	uatomic_store(&gp_state.done, gp_state.done + 1, CMM_RELEASE);
@@ -506,6 +527,7 @@ unlock:
 #ifndef URCU_I_SEED_DONE_BEFORE_SCAN
 	uatomic_store(&gp_state.done, gp_state.done + 1, CMM_RELEASE);
 #endif
+	URCU_FN(i_watch_end)();
 	URCU_I_PT_MARK(GP_END);
 }
 
@@ -594,11 +616,13 @@ void URCU_FN(synchronize_rcu)(void)
 			"called inside a read-side critical section (urcu_%s flavor): this would deadlock",
 			URCU_FLAVOR_NAME);
 #endif
+	URCU_FN(i_watch_waiter)(1);
 #ifndef URCU_I_SEED_SKIP_WAIT
 	wait_for_gp(gp_target());
 #else
 	/* seeded bug (test-only, tests/seeded): synchronize_rcu returns without waiting for readers */
 #endif
+	URCU_FN(i_watch_waiter)(-1);
 	/* Full fence: the caller's later accesses follow the grace period. */
 	cmm_smp_mb();
 #if URCU_FLAVOR_IS_QSBR

@@ -26,6 +26,8 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 
 #include "urcu-internal.h"
 
@@ -133,6 +135,7 @@ static void do_register(struct urcu_i_reader *r, bool lazy)
 	if (!uatomic_read(&init_count))
 		URCU_FN(init)();
 	r->tid = pthread_self();
+	r->ktid = (int32_t) syscall(SYS_gettid);
 	r->need_mb = 0;
 	r->lazy = lazy;
 	r->waited = 0;
@@ -527,6 +530,8 @@ void URCU_FN(i_fork_child)(void)
 			cds_list_del(&r->node);
 	}
 	URCU_FN(i_registry).gen++;
+	/* Our thread has a new kernel id in the child (stall reports name it). */
+	self->ktid = (int32_t) syscall(SYS_gettid);
 	URCU_FN(i_gp_fork_child)();
 }
 

@@ -218,8 +218,9 @@ def main():
               wrong)
         if name == 'urcu-common':
             # __cds_ names: liburcu's unlocked wfcqueue/wfstack variants, kept as is.
-            # urcu_misuse_: the process-wide misuse count (<urcu/debug.h>).
-            own = ('urcu_common_', '__cds_', 'urcu_misuse_')
+            # urcu_misuse_: the process-wide misuse count (<urcu/debug.h>);
+            # urcu_set_stall_: the process-wide stall handler (<urcu/gp-stats.h>).
+            own = ('urcu_common_', '__cds_', 'urcu_misuse_', 'urcu_set_stall_')
         elif name == 'urcu-cds':
             own = ('__cds_lfs_', '_cds_lfht_')
         elif name in FLAVOR_OF:

@@ -76,6 +76,12 @@ struct urcu_i_reader {
 	unsigned int debug_nest;
 	struct cds_list_head node;
 	pthread_t tid;
+	/*
+	 * Kernel thread id, for stall reports.  Library code only, and after
+	 * every field the inline read side uses (ctr, debug_nest): adding it
+	 * moved none of their offsets.
+	 */
+	int32_t ktid;
 };
 /*
  * No cache-line alignment: each record sits in its own thread's TLS block,
