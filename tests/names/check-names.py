@@ -6,10 +6,10 @@ Usage: check-names.py --data names.tsv --omitted omitted.txt
                       --gaps gaps.txt --pending pending.txt --man urcu.7
                       --inc DIR [--inc DIR ...] [--jobs N] --cc CMD...
 
-names.tsv (written once by gen-names.py from Debian's liburcu 0.13.2, plus
-the 0.14/0.15 names documented in ../shared) lists each name with the
-header ("unit") to include, the mode (with or without _LGPL_SOURCE) and the
-check.  One C file per unit and mode references every name of that unit
+names.tsv (written once by gen-names.py from Debian's liburcu 0.13.2 and
+0.15.2, plus a few 0.14 names documented in ../shared) lists each name
+with the header ("unit") to include, the mode (with or without
+_LGPL_SOURCE) and the check.  One C file per unit and mode references every name of that unit
 (namecheck.py); a name whose check does not compile is missing.
 
 One TAP line per unit and mode:

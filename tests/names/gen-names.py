@@ -2,12 +2,16 @@
 # SPDX-License-Identifier: MIT
 """Generate names.tsv: the public names of liburcu's headers, for check-names.py.
 
-Run once by hand, against a private unpacked copy of Debian's liburcu-dev
-(tools/liburcu-ref.sh puts one under <builddir>/liburcu-ref/root), then
-commit the output; the test itself never needs liburcu:
+Run once by hand, against private unpacked copies of Debian's liburcu-dev:
+bookworm's 0.13.2 (tools/liburcu-ref.sh puts one under
+<builddir>/liburcu-ref/root) and trixie's 0.15.2 (apt-get download
+liburcu-dev with a private APT_CONFIG whose sources.list names trixie, then
+dpkg -x; never installed), then commit the output; the test itself never
+needs liburcu:
 
     tests/names/gen-names.py \\
         --ref build/liburcu-ref/root/usr/include/x86_64-linux-gnu \\
+        --ref-later build/liburcu-015/root/usr/include/x86_64-linux-gnu \\
         > tests/names/names.tsv
 
 What it records.  Every function, variable, macro, enumerator, struct,
@@ -39,9 +43,15 @@ function, not through the map header alone.  Per-architecture files
 never units, programs do not include them: their names are checked through
 <urcu/arch.h>, <urcu/uatomic.h> and the umbrella headers.
 
-liburcu 0.14 and 0.15 added names that no Debian 0.13.2 header has; the
-ones documented in ../shared/API.md and ../shared/CDS.md are listed by
-hand below (LATER) and appended with their release.
+Later releases.  With --ref-later the same is done for liburcu 0.15's
+headers, and every row they give that 0.13.2's do not (a new name, or a
+known name in a new unit or mode, or with a stronger check) is added with
+release 0.15, or 0.14 where the hand list below (LATER) says so.  LATER,
+the 0.14/0.15 names documented in ../shared/API.md and ../shared/CDS.md,
+also fills in whatever neither run gave (all of it without --ref-later).
+Names 0.15 defines for C++ only (cds_wfcq_head_cast_cpp, ...) or only
+under ThreadSanitizer (CMM_SANITIZE_THREAD, ...) are not in the data: the
+check compiles C, without sanitizers; test_later_names.c covers them.
 
 Output columns (tab-separated): name, unit (header, or header+MACRO for a
 flavor selection), mode (plain, lgpl or both), check (ident, defined,
@@ -66,6 +76,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from namecheck import STRENGTH, failing_checks, write_unit  # noqa: E402
 
 RELEASE = '0.13.2'
+# The later release whose headers --ref-later reads (Debian trixie's liburcu-dev).
+LATER_RELEASE = '0.15'
 MODES = ('plain', 'lgpl')
 # Flavor selections of <urcu.h> besides its default (memb).
 URCU_H_VARIANTS = ('RCU_MB', 'RCU_SIGNAL')
@@ -305,17 +317,9 @@ def calibrate(cc, ref, unit, mode, items, tmp):
     return checks
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--ref', required=True, help="liburcu's include directory")
-    ap.add_argument('--cc', default='gcc')
-    ap.add_argument('--clang', default='clang')
-    ap.add_argument('--jobs', type=int, default=2)
-    args = ap.parse_args()
-    ref = args.ref
-    cc = args.cc.split()
-    clang = args.clang.split()
-
+def collect(cc, clang, ref, njobs, release):
+    """The rows (name, unit, mode, check, kind, release) of the liburcu
+    headers under ref, and the subset that clang fails (GCC-only names)."""
     headers = []
     for d, _, files in sorted(os.walk(ref)):
         for f in sorted(files):
@@ -326,7 +330,7 @@ def main():
     units += ['urcu.h+' + v for v in URCU_H_VARIANTS]
 
     jobs = [(u, m) for u in units for m in MODES]
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+    with concurrent.futures.ThreadPoolExecutor(njobs) as ex:
         seen = dict(zip(jobs, ex.map(lambda j: exposed(cc, clang, ref, *j), jobs)))
     for j, s in seen.items():
         if s is None:
@@ -339,7 +343,7 @@ def main():
         def cal(j):
             items = sorted({(n, k) for (n, _), k in seen[j].items()})
             return calibrate(cc, ref, j[0], j[1], items, tmp)
-        with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+        with concurrent.futures.ThreadPoolExecutor(njobs) as ex:
             passed = dict(zip(seen, ex.map(cal, list(seen))))
 
     # For each (name, defining file, mode): the best unit.
@@ -364,30 +368,26 @@ def main():
     for (name, unit, check), kinds in rows.items():
         mode = 'both' if len(kinds) == 2 else next(iter(kinds))
         kind = kinds.get('plain', kinds.get('lgpl'))
-        out.add((name, unit, mode, check, kind, RELEASE))
+        out.add((name, unit, mode, check, kind, release))
     # Every header that compiles on its own in liburcu must exist in ours,
     # even one that only includes others (urcu/cds.h): one row per header.
     for unit, mode in seen:
         if '+' not in unit and mode == 'plain':
-            out.add((unit, unit, 'both', 'header', 'header', RELEASE))
+            out.add((unit, unit, 'both', 'header', 'header', release))
     # The map headers are no units (their names are checked through the
     # umbrellas), but those that compile on their own must exist too.
     for h in headers:
         if h.startswith('urcu/map/') and compiles_alone(cc, ref, h):
-            out.add((h, h, 'both', 'header', 'header', RELEASE))
-    have = {(r[0], r[1]) for r in out}
-    for name, unit, check, kind, release in LATER:
-        if (name, unit) not in have:
-            out.add((name, unit, 'both', check, kind, release))
+            out.add((h, h, 'both', 'header', 'header', release))
 
     # Names liburcu defines for one compiler only (URCU_GCC_VERSION): the
-    # 0.13.2 rows are compiled once more with clang; what fails there is
-    # asked of GCC builds only.
+    # rows are compiled once more with clang; what fails there is asked of
+    # GCC builds only.
     gcc_only = set()
     with tempfile.TemporaryDirectory() as tmp:
         by_unit = collections.defaultdict(list)
         for row in out:
-            if row[5] == RELEASE and row[3] != 'header':
+            if row[3] != 'header':
                 for mode in (MODES if row[2] == 'both' else (row[2],)):
                     by_unit[(row[1], mode)].append(row)
 
@@ -399,11 +399,69 @@ def main():
             if not ok and not bad:
                 sys.exit('gen-names: %s (%s) fails with clang:\n%s' % (key[0], key[1], err))
             return {rows_[i] for i in bad}
-        with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+        with concurrent.futures.ThreadPoolExecutor(njobs) as ex:
             for bad in ex.map(with_clang, list(by_unit)):
                 gcc_only |= bad
 
-    print('# Public names of liburcu %s headers (+ later releases, hand-listed).' % RELEASE)
+    return out, gcc_only
+
+
+def strengths(rows):
+    """{(name, unit, mode): strongest check strength}, 'both' split."""
+    out = {}
+    for r in rows:
+        for m in (MODES if r[2] == 'both' else (r[2],)):
+            key = (r[0], r[1], m)
+            out[key] = max(out.get(key, -1), STRENGTH.get(r[3], 0))
+    return out
+
+
+def merge_later(out, gcc_only, later, later_gcc):
+    """Add to out the rows of a later release's headers that out does not
+    already ask for (a new name, or a name in a new unit or mode, or a
+    stronger check), with the release of the hand list when it names them
+    (0.14), else LATER_RELEASE."""
+    have = strengths(out)
+    hand = {(n, u): rel for n, u, _, _, rel in LATER}
+    for row in sorted(later):
+        modes = MODES if row[2] == 'both' else (row[2],)
+        new = [m for m in modes
+               if have.get((row[0], row[1], m), -1) < STRENGTH.get(row[3], 0)]
+        if not new:
+            continue
+        mode = 'both' if len(new) == 2 else new[0]
+        rel = hand.get((row[0], row[1]), LATER_RELEASE)
+        added = (row[0], row[1], mode, row[3], row[4], rel)
+        out.add(added)
+        if row in later_gcc:
+            gcc_only.add(added)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--ref', required=True, help="liburcu 0.13.2's include directory")
+    ap.add_argument('--ref-later', help="liburcu %s's include directory" % LATER_RELEASE)
+    ap.add_argument('--cc', default='gcc')
+    ap.add_argument('--clang', default='clang')
+    ap.add_argument('--jobs', type=int, default=2)
+    args = ap.parse_args()
+    cc = args.cc.split()
+    clang = args.clang.split()
+
+    out, gcc_only = collect(cc, clang, args.ref, args.jobs, RELEASE)
+    if args.ref_later:
+        later, later_gcc = collect(cc, clang, args.ref_later, args.jobs, LATER_RELEASE)
+        merge_later(out, gcc_only, later, later_gcc)
+    # The hand list: what neither set of headers gave (without --ref-later,
+    # the 0.14/0.15 names documented in ../shared).
+    have = {(r[0], r[1]) for r in out}
+    for name, unit, check, kind, release in LATER:
+        if (name, unit) not in have:
+            out.add((name, unit, 'both', check, kind, release))
+
+    print('# Public names of liburcu %s headers (+ %s\'s, generated with --ref-later, and a'
+          % (RELEASE, LATER_RELEASE))
+    print('# few hand-listed 0.14 names).')
     print('# Generated by tests/names/gen-names.py; read by check-names.py.')
     print('# name\tunit\tmode\tcheck\tkind\trelease\tcompiler')
     for row in sorted(out, key=lambda r: (r[1], r[0], r[2])):

@@ -85,10 +85,12 @@ COMMON_API = ('cds_wfcq_init', 'cds_wfcq_enqueue', 'cds_wfcq_dequeue_blocking',
               'cds_wfs_pop_with_state_blocking', 'cds_wfs_push',
               '__cds_wfq_dequeue_blocking', 'cds_wfq_dequeue_blocking', 'cds_wfq_destroy',
               'cds_wfq_enqueue', 'cds_wfq_init', 'cds_wfq_node_init')
-# liburcu-cds: liburcu 0.15's exported data-structure API (its private
-# helpers cds_lfht_fls_ulong / cds_lfht_get_count_order_ulong and the
-# urcu_workqueue_* internals are deliberately not exported).
+# liburcu-cds: liburcu 0.15's exported data-structure API, with the two bit
+# helpers it exports but declares only privately (cds_lfht_fls_ulong,
+# cds_lfht_get_count_order_ulong); its urcu_workqueue_* internals are
+# deliberately not exported.
 CDS_API = ('__cds_lfs_init', '__cds_lfs_pop', '__cds_lfs_pop_all', '_cds_lfht_new',
+           'cds_lfht_fls_ulong', 'cds_lfht_get_count_order_ulong',
            '_cds_lfht_new_with_alloc', 'cds_lfht_node_init_deleted',
            'cds_lfht_add', 'cds_lfht_add_replace', 'cds_lfht_add_unique',
            'cds_lfht_count_nodes', 'cds_lfht_del', 'cds_lfht_destroy', 'cds_lfht_first',

@@ -118,6 +118,13 @@
 /* Number of elements of an array (not of a pointer). */
 #define CAA_ARRAY_SIZE(x)	(sizeof(x) / sizeof((x)[0]))
 
+/*
+ * CAA_COMBINE_TOKENS(a, b) (liburcu 0.15): a and b pasted into one token
+ * after both are macro-expanded, e.g. CAA_COMBINE_TOKENS(name_, __LINE__).
+ */
+#define URCU_I_COMBINE_TOKENS(a, b)	a ## b
+#define CAA_COMBINE_TOKENS(a, b)	URCU_I_COMBINE_TOKENS(a, b)
+
 /* Width of long in bits; a plain integer so that #if can test it. */
 #define CAA_BITS_PER_LONG	(__CHAR_BIT__ * __SIZEOF_LONG__)
 

@@ -4,8 +4,9 @@
  * dequeue: the cds_wfcq_* API of liburcu.
  *
  * Any number of threads may enqueue at once; each enqueue is one atomic
- * exchange and one store, whatever the other threads do.  Dequeue, splice and
- * iteration need mutual exclusion among themselves (see the table below); a
+ * exchange and one store, whatever the other threads do.  Any number may
+ * splice from the same source at once.  Dequeue needs mutual exclusion with
+ * dequeue, splice and iteration of the same queue (see the table below); a
  * dequeuer may have to wait for an enqueuer that was preempted between its
  * exchange and its store ("blocking"), or may be told to retry later
  * ("non-blocking": CDS_WFCQ_WOULDBLOCK / CDS_WFCQ_RET_WOULDBLOCK).
@@ -31,8 +32,12 @@
  *   enqueue                       -         -            -          -           -
  *   splice (as destination)       -         -            -          -           -
  *   dequeue                       -         -            X          X           X
- *   splice (as source)            -         -            X          X           X
+ *   splice (as source)            -         -            X          -           X
  *   first/next (iteration)        -         -            X          X           -
+ *
+ * (liburcu's table, as of 0.13-0.15.)  Two splices from one source each take
+ * a separate part of it, possibly nothing; together they take every node
+ * enqueued before the first of them started.
  *
  * The cds_wfcq_*_blocking() functions (no leading underscores) take the
  * head's mutex themselves; cds_wfcq_dequeue_lock()/unlock() take it for a
@@ -93,9 +98,17 @@ struct cds_wfcq_tail {
 /*
  * Both head types start with the dummy node; the functions use only it.
  * cds_wfcq_head_const_ptr_t (liburcu 0.15) is the read-only form, taken by
- * cds_wfcq_empty().
+ * cds_wfcq_empty().  The unions are transparent in C++ too, as in
+ * lfstack.h, wfstack.h and liburcu 0.14+: g++ does not convert to them
+ * implicitly, but the attribute makes a union argument travel like a
+ * pointer, so C++ callers and the C library agree on the calling convention
+ * on every ABI (32-bit PowerPC passes a plain union in memory).  clang++
+ * ignores the attribute and says so; that warning is silenced here.
  */
-#ifndef __cplusplus
+#if defined(__cplusplus) && defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wignored-attributes"
+#endif
 typedef union {
 	struct __cds_wfcq_head *_h;
 	struct cds_wfcq_head *h;
@@ -106,7 +119,11 @@ typedef union {
 	const struct cds_wfcq_head *h;
 } __attribute__((__transparent_union__)) cds_wfcq_head_const_ptr_t;
 
+#if defined(__cplusplus) && defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 /* Identity in C; exists so that code written for C++ compiles as C too. */
+#ifndef __cplusplus
 static inline struct __cds_wfcq_head *__cds_wfcq_head_cast(struct __cds_wfcq_head *head)
 {
 	return head;
@@ -116,18 +133,14 @@ static inline struct cds_wfcq_head *cds_wfcq_head_cast(struct cds_wfcq_head *hea
 {
 	return head;
 }
+
+static inline const struct __cds_wfcq_head *__cds_wfcq_head_const_cast(
+		const struct __cds_wfcq_head *head)
+{
+	return head;
+}
 #else
-typedef union {
-	struct __cds_wfcq_head *_h;
-	struct cds_wfcq_head *h;
-} cds_wfcq_head_ptr_t;
-
-typedef union {
-	const struct __cds_wfcq_head *_h;
-	const struct cds_wfcq_head *h;
-} cds_wfcq_head_const_ptr_t;
-
-/* C++ has no transparent unions: convert explicitly. */
+/* C++ converts to the unions only explicitly. */
 static inline cds_wfcq_head_ptr_t __cds_wfcq_head_cast(struct __cds_wfcq_head *head)
 {
 	cds_wfcq_head_ptr_t ret;
@@ -144,6 +157,15 @@ static inline cds_wfcq_head_ptr_t cds_wfcq_head_cast(struct cds_wfcq_head *head)
 	return ret;
 }
 #endif
+
+static inline cds_wfcq_head_const_ptr_t __cds_wfcq_head_const_cast(
+		const struct __cds_wfcq_head *head)
+{
+	cds_wfcq_head_const_ptr_t ret;
+
+	ret._h = head;
+	return ret;
+}
 
 #ifdef _LGPL_SOURCE
 
@@ -284,8 +306,10 @@ URCU_API struct cds_wfcq_node *__cds_wfcq_next_nonblocking(
 
 /*
  * C++ (liburcu 0.14/0.15): cds_wfcq_head_cast() for both head types,
- * cds_wfcq_head_const_cast(), and templates that let the functions taking a
- * head union be called with a plain head pointer, as in C.
+ * cds_wfcq_head_const_cast(), liburcu's overloaded spellings of the two,
+ * cds_wfcq_head_cast_cpp() and cds_wfcq_head_const_cast_cpp(), and
+ * templates that let the functions taking a head union be called with a
+ * plain head pointer, as in C.
  */
 static inline cds_wfcq_head_ptr_t cds_wfcq_head_cast(struct __cds_wfcq_head *head)
 {
@@ -311,6 +335,28 @@ static inline cds_wfcq_head_const_ptr_t cds_wfcq_head_const_cast(
 }
 
 template<typename T> static inline bool cds_wfcq_empty(T head,
+static inline cds_wfcq_head_ptr_t cds_wfcq_head_cast_cpp(struct __cds_wfcq_head *head)
+{
+	return cds_wfcq_head_cast(head);
+}
+
+static inline cds_wfcq_head_ptr_t cds_wfcq_head_cast_cpp(struct cds_wfcq_head *head)
+{
+	return cds_wfcq_head_cast(head);
+}
+
+static inline cds_wfcq_head_const_ptr_t cds_wfcq_head_const_cast_cpp(
+		const struct __cds_wfcq_head *head)
+{
+	return cds_wfcq_head_const_cast(head);
+}
+
+static inline cds_wfcq_head_const_ptr_t cds_wfcq_head_const_cast_cpp(
+		const struct cds_wfcq_head *head)
+{
+	return cds_wfcq_head_const_cast(head);
+}
+
 		const struct cds_wfcq_tail *tail)
 {
 	return cds_wfcq_empty(cds_wfcq_head_const_cast(head), tail);
@@ -388,7 +434,17 @@ template<typename T> static inline struct cds_wfcq_node *__cds_wfcq_next_nonbloc
 
 #else /* !__cplusplus */
 
-/* Identity in C (the union converts implicitly); for code shared with C++. */
+/*
+ * Identity in C (the union converts implicitly); for code shared with C++.
+ * The bare name is liburcu 0.15's function, for a const struct cds_wfcq_head;
+ * a call goes through the macro, which takes either head type.
+ */
+static inline const struct cds_wfcq_head *(cds_wfcq_head_const_cast)(
+		const struct cds_wfcq_head *head)
+{
+	return head;
+}
+
 #define cds_wfcq_head_const_cast(head)	(head)
 
 #endif /* !__cplusplus */

@@ -23,9 +23,10 @@
 #include <urcu/arch.h>
 
 /*
- * 1- and 2-byte operands: the builtins take them wherever the compiler can
- * make them lock-free (on a few targets they would otherwise become calls
- * into libatomic, which urcu does not link).  liburcu's names for the fact.
+ * 1- and 2-byte operands (and int, long long: liburcu 0.15 names them too):
+ * the builtins take them wherever the compiler can make them lock-free (on
+ * a few targets they would otherwise become calls into libatomic, which
+ * urcu does not link).  liburcu's names for the fact.
  */
 #if !defined(UATOMIC_HAS_ATOMIC_BYTE) && defined(__GCC_ATOMIC_CHAR_LOCK_FREE)
 # if __GCC_ATOMIC_CHAR_LOCK_FREE == 2
@@ -35,6 +36,16 @@
 #if !defined(UATOMIC_HAS_ATOMIC_SHORT) && defined(__GCC_ATOMIC_SHORT_LOCK_FREE)
 # if __GCC_ATOMIC_SHORT_LOCK_FREE == 2
 #  define UATOMIC_HAS_ATOMIC_SHORT	1
+# endif
+#endif
+#if !defined(UATOMIC_HAS_ATOMIC_INT) && defined(__GCC_ATOMIC_INT_LOCK_FREE)
+# if __GCC_ATOMIC_INT_LOCK_FREE == 2
+#  define UATOMIC_HAS_ATOMIC_INT	1
+# endif
+#endif
+#if !defined(UATOMIC_HAS_ATOMIC_LLONG) && defined(__GCC_ATOMIC_LLONG_LOCK_FREE)
+# if __GCC_ATOMIC_LLONG_LOCK_FREE == 2
+#  define UATOMIC_HAS_ATOMIC_LLONG	1
 # endif
 #endif
 

@@ -171,7 +171,22 @@ static inline void *urcu_i_deref_volatile(void *const volatile *pp)
  * a == b (comparing unrelated pointer types warns).  Evaluates a and b once.
  *
  * Ordering: none; this is a pure comparison.
+ *
+ * A call expands to the macro; the bare name, cmm_ptr_eq, is a function
+ * (liburcu 0.15 makes it one) doing the same for two const void *, so that
+ * a pointer to it can be taken.
  */
+static inline int (cmm_ptr_eq)(const void *urcu_i_eq_pa,
+			       const void *urcu_i_eq_pb)
+{
+	uintptr_t urcu_i_eq_x = (uintptr_t) urcu_i_eq_pa;
+	uintptr_t urcu_i_eq_y = (uintptr_t) urcu_i_eq_pb;
+
+	__asm__ ("" : "+r" (urcu_i_eq_x));
+	__asm__ ("" : "+r" (urcu_i_eq_y));
+	return urcu_i_eq_x == urcu_i_eq_y;
+}
+
 #define cmm_ptr_eq(a, b)						\
 	__extension__ ({						\
 		uintptr_t urcu_i_eq_a = (uintptr_t) (a);		\
