@@ -10,6 +10,19 @@ C_FLAGS = ['-x', 'c', '-std=gnu11']
 CXX_FLAGS = ['-x', 'c++']
 WARN_FLAGS = ['-Wall', '-Wextra', '-Werror', '-fsyntax-only', '-pthread']
 
+# The flag sets real consumers build liburcu-style code with (issue 20):
+# (name, language, flags), each compiled with WARN_FLAGS too.  The C sets add
+# the warnings such projects enable; strict -std=c99 has no GNU keywords
+# (typeof, asm) and no POSIX names from the C library headers.
+C_STRICT_WARNINGS = ['-Wshadow', '-Wpointer-arith', '-Wwrite-strings', '-Wstrict-prototypes',
+                     '-Wmissing-prototypes', '-Wcast-qual']
+FLAG_SETS = [
+    ('gnu11', 'C', ['-x', 'c', '-std=gnu11'] + C_STRICT_WARNINGS),
+    ('c99', 'C', ['-x', 'c', '-std=c99'] + C_STRICT_WARNINGS),
+    ('c++11', 'C++', ['-x', 'c++', '-std=c++11']),
+    ('c++17', 'C++', ['-x', 'c++', '-std=c++17']),
+]
+
 
 def parse_options(prog, options, argv):
     """{option: [words]} for each of OPTIONS: every word after an option
@@ -33,6 +46,13 @@ def languages(opts):
     if opts['--cxx']:
         langs.append(('C++', opts['--cxx'], CXX_FLAGS))
     return langs
+
+
+def flag_sets(opts):
+    """(name, compiler command, flags) of each FLAG_SETS entry whose compiler
+    is configured (--cc, --cxx)."""
+    cmds = {'C': opts['--cc'], 'C++': opts['--cxx']}
+    return [(name, cmds[lang], flags) for name, lang, flags in FLAG_SETS if cmds[lang]]
 
 
 def compile_stdin(cmd, lang_flags, incs, src, extra=(), timeout=120):

@@ -16,6 +16,7 @@
 #ifndef URCU_ASSERT_H
 #define URCU_ASSERT_H
 
+#include <assert.h>	/* liburcu 0.14+'s urcu/assert.h brings assert() in */
 #include <stdio.h>
 #include <stdlib.h>
 #include <urcu/config.h>

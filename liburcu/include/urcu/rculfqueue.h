@@ -36,6 +36,7 @@
 #ifndef URCU_RCULFQUEUE_H
 #define URCU_RCULFQUEUE_H
 
+#include <assert.h>	/* as liburcu's rculfqueue.h: programs use assert/static_assert */
 #include <urcu/compiler.h>
 
 #ifdef __cplusplus

@@ -17,6 +17,7 @@
 #ifndef URCU_REF_H
 #define URCU_REF_H
 
+#include <assert.h>	/* liburcu's ref.h brings assert and static_assert in */
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -25,8 +25,10 @@
 #ifndef URCU_TLS_COMPAT_H
 #define URCU_TLS_COMPAT_H
 
+#include <stdlib.h>		/* as liburcu's tls-compat.h, with <urcu/arch.h> */
 #include <urcu/config.h>
 #include <urcu/compiler.h>
+#include <urcu/arch.h>
 
 #if defined(CONFIG_RCU_TLS) && !defined(URCU_TLS_FORCE_PTHREAD_KEY)
 

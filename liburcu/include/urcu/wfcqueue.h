@@ -50,6 +50,7 @@
 #ifndef URCU_WFCQUEUE_H
 #define URCU_WFCQUEUE_H
 
+#include <assert.h>	/* as liburcu's wfcqueue.h: programs use assert/static_assert */
 #include <pthread.h>
 #include <stdbool.h>
 #include <urcu/compiler.h>

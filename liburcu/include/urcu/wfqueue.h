@@ -22,6 +22,7 @@
 #ifndef URCU_WFQUEUE_H
 #define URCU_WFQUEUE_H
 
+#include <assert.h>	/* as liburcu's wfqueue.h: programs use assert/static_assert */
 #include <pthread.h>
 #include <urcu/compiler.h>
 

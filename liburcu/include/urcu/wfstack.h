@@ -46,6 +46,7 @@
 #ifndef URCU_WFSTACK_H
 #define URCU_WFSTACK_H
 
+#include <assert.h>	/* as liburcu's wfstack.h: programs use assert/static_assert */
 #include <pthread.h>
 #include <stdbool.h>
 #include <urcu/compiler.h>

@@ -13,8 +13,12 @@
 #define URCU_ARCH_AARCH64_H
 
 #include <stdint.h>
+#include <stdlib.h>		/* as liburcu's aarch64.h: these three */
+#include <sys/time.h>
+#include <time.h>
 #include <urcu/compiler.h>
 #include <urcu/config.h>
+#include <urcu/syscall-compat.h>	/* SYS_*, as liburcu's arch headers */
 
 /*
  * 64-byte lines are common, but several cores (Apple, some Neoverse

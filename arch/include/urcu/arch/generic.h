@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <urcu/compiler.h>
 #include <urcu/config.h>
+#include <urcu/syscall-compat.h>	/* SYS_*, as liburcu's arch headers */
 
 /*
  * Largest common line size among 64-bit processors.  Too large only wastes

@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 #include <urcu/compiler.h>
+#include <urcu/syscall-compat.h>	/* SYS_*, as liburcu's arch headers */
 
 #define CAA_CACHE_LINE_SIZE	64
 

@@ -12,6 +12,7 @@
 #ifndef URCU_UATOMIC_X86_H
 #define URCU_UATOMIC_X86_H
 
+#include <urcu/arch.h>	/* as liburcu's uatomic/x86.h */
 #include <urcu/compiler.h>
 
 /*

@@ -54,6 +54,7 @@
 #ifndef URCU_STATIC_LFSTACK_H
 #define URCU_STATIC_LFSTACK_H
 
+#include <assert.h>	/* as liburcu's static/lfstack.h */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>

@@ -71,6 +71,7 @@
 #ifndef URCU_STATIC_RCULFQUEUE_H
 #define URCU_STATIC_RCULFQUEUE_H
 
+#include <assert.h>	/* as liburcu's static/rculfqueue.h */
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>

@@ -12,6 +12,8 @@
 #ifndef URCU_STATIC_URCU_QSBR_H
 #define URCU_STATIC_URCU_QSBR_H
 
+#include <limits.h>		/* as liburcu's static/urcu-qsbr.h, which */
+#include <urcu/static/urcu-common.h>	/* also includes urcu-common.h */
 #include <urcu/static/urcu-gp.h>
 #include <urcu/system.h>
 #include <urcu/uatomic.h>

@@ -59,6 +59,8 @@
 #ifndef URCU_STATIC_WFCQUEUE_H
 #define URCU_STATIC_WFCQUEUE_H
 
+#include <assert.h>
+#include <poll.h>		/* as liburcu's static/wfcqueue.h (its waits poll()) */
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>

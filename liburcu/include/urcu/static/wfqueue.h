@@ -31,6 +31,8 @@
 #ifndef URCU_STATIC_WFQUEUE_H
 #define URCU_STATIC_WFQUEUE_H
 
+#include <assert.h>
+#include <poll.h>		/* as liburcu's static/wfqueue.h (its waits poll()) */
 #include <pthread.h>
 #include <stddef.h>
 #include <urcu/compiler.h>

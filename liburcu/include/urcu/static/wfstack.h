@@ -57,7 +57,9 @@
 #ifndef URCU_STATIC_WFSTACK_H
 #define URCU_STATIC_WFSTACK_H
 
+#include <assert.h>
 #include <limits.h>
+#include <poll.h>		/* as liburcu's static/wfstack.h (its waits poll()) */
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
