@@ -4,9 +4,8 @@
  * dequeue: the cds_wfcq_* API of liburcu.
  *
  * Any number of threads may enqueue at once; each enqueue is one atomic
- * exchange and one store, whatever the other threads do.  Any number may
- * splice from the same source at once.  Dequeue needs mutual exclusion with
- * dequeue, splice and iteration of the same queue (see the table below); a
+ * exchange and one store, whatever the other threads do.  Dequeue, splice and
+ * iteration need mutual exclusion among themselves (see the table below); a
  * dequeuer may have to wait for an enqueuer that was preempted between its
  * exchange and its store ("blocking"), or may be told to retry later
  * ("non-blocking": CDS_WFCQ_WOULDBLOCK / CDS_WFCQ_RET_WOULDBLOCK).
@@ -32,12 +31,8 @@
  *   enqueue                       -         -            -          -           -
  *   splice (as destination)       -         -            -          -           -
  *   dequeue                       -         -            X          X           X
- *   splice (as source)            -         -            X          -           X
+ *   splice (as source)            -         -            X          X           X
  *   first/next (iteration)        -         -            X          X           -
- *
- * (liburcu's table, as of 0.13-0.15.)  Two splices from one source each take
- * a separate part of it, possibly nothing; together they take every node
- * enqueued before the first of them started.
  *
  * The cds_wfcq_*_blocking() functions (no leading underscores) take the
  * head's mutex themselves; cds_wfcq_dequeue_lock()/unlock() take it for a
@@ -119,12 +114,12 @@ typedef union {
 	const struct __cds_wfcq_head *_h;
 	const struct cds_wfcq_head *h;
 } __attribute__((__transparent_union__)) cds_wfcq_head_const_ptr_t;
-
 #if defined(__cplusplus) && defined(__clang__)
 #pragma clang diagnostic pop
 #endif
-/* Identity in C; exists so that code written for C++ compiles as C too. */
+
 #ifndef __cplusplus
+/* Identity in C; exists so that code written for C++ compiles as C too. */
 static inline struct __cds_wfcq_head *__cds_wfcq_head_cast(struct __cds_wfcq_head *head)
 {
 	return head;
@@ -157,7 +152,6 @@ static inline cds_wfcq_head_ptr_t cds_wfcq_head_cast(struct cds_wfcq_head *head)
 	ret.h = head;
 	return ret;
 }
-#endif
 
 static inline cds_wfcq_head_const_ptr_t __cds_wfcq_head_const_cast(
 		const struct __cds_wfcq_head *head)
@@ -167,6 +161,7 @@ static inline cds_wfcq_head_const_ptr_t __cds_wfcq_head_const_cast(
 	ret._h = head;
 	return ret;
 }
+#endif
 
 #ifdef _LGPL_SOURCE
 
@@ -335,7 +330,6 @@ static inline cds_wfcq_head_const_ptr_t cds_wfcq_head_const_cast(
 	return ret;
 }
 
-template<typename T> static inline bool cds_wfcq_empty(T head,
 static inline cds_wfcq_head_ptr_t cds_wfcq_head_cast_cpp(struct __cds_wfcq_head *head)
 {
 	return cds_wfcq_head_cast(head);
@@ -358,6 +352,7 @@ static inline cds_wfcq_head_const_ptr_t cds_wfcq_head_const_cast_cpp(
 	return cds_wfcq_head_const_cast(head);
 }
 
+template<typename T> static inline bool cds_wfcq_empty(T head,
 		const struct cds_wfcq_tail *tail)
 {
 	return cds_wfcq_empty(cds_wfcq_head_const_cast(head), tail);

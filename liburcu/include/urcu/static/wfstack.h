@@ -78,8 +78,6 @@ extern "C" {
 /* The empty stack's head and the bottom node's next. */
 #define CDS_WFS_END			((struct cds_wfs_head *) 0x1UL)
 
-/* Back-off of a consumer waiting for a pusher (see "Waiting" above). */
-#define CDS_WFS_I_SPIN_ATTEMPTS		128
 /*
  * liburcu's waiting constants (spin 10 times, then sleep 10 ms), with
  * liburcu's values, for programs that name them; the back-off below, much
@@ -88,6 +86,8 @@ extern "C" {
 #define CDS_WFS_ADAPT_ATTEMPTS		10
 #define CDS_WFS_WAIT			10
 
+/* Back-off of a consumer waiting for a pusher (see "Waiting" above). */
+#define CDS_WFS_I_SPIN_ATTEMPTS		128
 #define CDS_WFS_I_YIELD_ATTEMPTS	8
 #define CDS_WFS_I_SLEEP_MIN_NS		1000L
 #define CDS_WFS_I_SLEEP_MAX_NS		50000L
