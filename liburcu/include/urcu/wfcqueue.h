@@ -4,8 +4,9 @@
  * dequeue: the cds_wfcq_* API of liburcu.
  *
  * Any number of threads may enqueue at once; each enqueue is one atomic
- * exchange and one store, whatever the other threads do.  Dequeue, splice and
- * iteration need mutual exclusion among themselves (see the table below); a
+ * exchange and one store, whatever the other threads do.  Any number may
+ * splice from the same source at once.  Dequeue needs mutual exclusion with
+ * dequeue, splice and iteration of the same queue (see the table below); a
  * dequeuer may have to wait for an enqueuer that was preempted between its
  * exchange and its store ("blocking"), or may be told to retry later
  * ("non-blocking": CDS_WFCQ_WOULDBLOCK / CDS_WFCQ_RET_WOULDBLOCK).
@@ -31,8 +32,12 @@
  *   enqueue                       -         -            -          -           -
  *   splice (as destination)       -         -            -          -           -
  *   dequeue                       -         -            X          X           X
- *   splice (as source)            -         -            X          X           X
+ *   splice (as source)            -         -            X          -           X
  *   first/next (iteration)        -         -            X          X           -
+ *
+ * (liburcu's table, as of 0.13-0.15.)  Two splices from one source each take
+ * a separate part of it, possibly nothing; together they take every node
+ * enqueued before the first of them started.
  *
  * The cds_wfcq_*_blocking() functions (no leading underscores) take the
  * head's mutex themselves; cds_wfcq_dequeue_lock()/unlock() take it for a

@@ -36,13 +36,25 @@
  *   n->next and move head->node.next to it.  No enqueuer writes
  *   head->node.next in that case because the tail was never &head->node.
  *
- * Splice src into dest: take the chain first = src head->node.next (waiting
- * for E3 if needed), set src head->node.next = NULL, then
- * last = xchg(&src_tail->p, &src_head->node) makes src empty (full barrier
- * after the NULL store, same argument as for dequeue), and append first..last
- * to dest with E2/E3.  Links inside the chain that concurrent src enqueuers
- * have not finished yet are completed later in place; dest's dequeuer waits
- * for them like for any other E3.
+ * Splice src into dest (several splicers of one src may run at once, as in
+ * liburcu's table; dequeue and iteration of src still exclude them):
+ *   (S1) first = xchg(&src head->node.next, NULL)     full barrier
+ *   (S2) last = xchg(&src_tail->p, &src_head->node)   full barrier
+ *   (S3) append first..last to dest with E2/E3.
+ * S1 claims the chain: of the splicers that run S1 between two links of
+ * the head, exactly one reads it non-NULL (the exchange is atomic), and it
+ * alone goes on to S2; the others read NULL.  A splicer that reads NULL
+ * looks at the tail: if it is the dummy node, src is empty (SRC_EMPTY);
+ * otherwise either an enqueuer sits between E2 and E3 of the first node,
+ * or another splicer sits between S1 and S2, and it waits (blocking) or
+ * returns WOULDBLOCK (having changed nothing: it exchanged NULL for NULL).
+ * Between S1 and S2 the head link is NULL and no enqueuer writes it: an
+ * enqueuer writes it (E3) only after an E2 that returned the dummy node,
+ * i.e. after an S2 or a dequeue made src empty.  S2 comes after S1 (full
+ * barrier), so the enqueuer whose E2 follows S2 writes a head link that
+ * no stale S1 can erase (same argument as for dequeue).  Links inside the
+ * chain that concurrent src enqueuers have not finished yet are completed
+ * later in place; dest's dequeuer waits for them like for any other E3.
  */
 #ifndef URCU_STATIC_WFCQUEUE_H
 #define URCU_STATIC_WFCQUEUE_H
@@ -337,20 +349,35 @@ static inline enum cds_wfcq_ret cds_wfcq_i_splice(
 		bool blocking)
 {
 	struct cds_wfcq_node *first, *last;
+	unsigned int attempt = 0;
 
 	/* Splicing a queue into itself would lose every node. */
 	urcu_assert(dest_head._h != src_head._h);
+	/* Cheap test first: an empty src costs two loads, no write. */
 	if (cds_wfcq_i_empty_node(&src_head._h->node, src_tail))
 		return CDS_WFCQ_RET_SRC_EMPTY;
-	first = cds_wfcq_i_wait_next(&src_head._h->node, blocking);
-	if (first == CDS_WFCQ_WOULDBLOCK)
-		return CDS_WFCQ_RET_WOULDBLOCK;
-	CMM_STORE_SHARED(src_head._h->node.next, NULL);
+	for (;;) {
+		/*
+		 * S1 (see the top of the file).  Full barrier (xchg): claims
+		 * the chain against other splicers, and its acquire side pairs
+		 * with the enqueuer's full barrier at E2 before E3 (the chain's
+		 * contents are seen).
+		 */
+		first = uatomic_xchg(&src_head._h->node.next, (struct cds_wfcq_node *) NULL);
+		if (first)
+			break;
+		if (CMM_LOAD_SHARED(src_tail->p) == &src_head._h->node)
+			return CDS_WFCQ_RET_SRC_EMPTY;
+		/* A link (E3) or another splicer's S2 is coming. */
+		if (!blocking)
+			return CDS_WFCQ_RET_WOULDBLOCK;
+		cds_wfcq_i_backoff(&attempt);
+	}
 	/*
-	 * Full barrier: the NULL store is visible before src looks empty to
+	 * S2.  Full barrier: S1's NULL is visible before src looks empty to
 	 * enqueuers (same pairing as in cds_wfcq_i_dequeue_with_state), and
-	 * the chain's contents seen through first are ordered before the
-	 * append below publishes them in dest.
+	 * the chain's contents are ordered before the append below publishes
+	 * them in dest.
 	 */
 	last = uatomic_xchg(&src_tail->p, &src_head._h->node);
 	if (cds_wfcq_i_append(dest_head, dest_tail, first, last))
