@@ -11,16 +11,17 @@ CXX_FLAGS = ['-x', 'c++']
 WARN_FLAGS = ['-Wall', '-Wextra', '-Werror', '-fsyntax-only', '-pthread']
 
 # The flag sets real consumers build liburcu-style code with (issue 20):
-# (name, language, flags), each compiled with WARN_FLAGS too.  The C sets add
-# the warnings such projects enable; strict -std=c99 has no GNU keywords
-# (typeof, asm) and no POSIX names from the C library headers.
-C_STRICT_WARNINGS = ['-Wshadow', '-Wpointer-arith', '-Wwrite-strings', '-Wstrict-prototypes',
-                     '-Wmissing-prototypes', '-Wcast-qual']
+# (name, language, flags), each compiled with WARN_FLAGS too.  The sets add
+# the warnings such projects enable (the C++ ones those that apply to C++);
+# strict -std=c99 has no GNU keywords (typeof, asm) and, but for what
+# -pthread's _REENTRANT brings, no POSIX names from the C library headers.
+STRICT_WARNINGS = ['-Wshadow', '-Wpointer-arith', '-Wwrite-strings', '-Wcast-qual']
+C_STRICT_WARNINGS = STRICT_WARNINGS + ['-Wstrict-prototypes', '-Wmissing-prototypes']
 FLAG_SETS = [
     ('gnu11', 'C', ['-x', 'c', '-std=gnu11'] + C_STRICT_WARNINGS),
     ('c99', 'C', ['-x', 'c', '-std=c99'] + C_STRICT_WARNINGS),
-    ('c++11', 'C++', ['-x', 'c++', '-std=c++11']),
-    ('c++17', 'C++', ['-x', 'c++', '-std=c++17']),
+    ('c++11', 'C++', ['-x', 'c++', '-std=c++11'] + STRICT_WARNINGS),
+    ('c++17', 'C++', ['-x', 'c++', '-std=c++17'] + STRICT_WARNINGS),
 ]
 
 

@@ -75,6 +75,7 @@ LATER = {
 }
 # Headers of 0.14/0.15 that 0.13.2 does not have.
 NEW_IN_015 = {
+    'urcu/annotate.h': ['stddef.h', 'stdio.h', 'stdlib.h'],
     'urcu/assert.h': ['assert.h'],
     'urcu/urcu-poll.h': [],
 }

@@ -132,6 +132,9 @@ PROBES = {
         ('printf', 'if (probe_never) { FILE *probe_v = stderr; (void) fprintf(probe_v, "%d", 1); '
                    '(void) printf("%d", 1); }'),
     ],
+    'stdarg.h': [
+        ('va_list', '(void) sizeof(va_list);'),
+    ],
     'inttypes.h': [
         ('PRIu64', '{ const char *probe_v = PRIu64; (void) probe_v; }'),
     ],
