@@ -11,10 +11,13 @@ CXX_FLAGS = ['-x', 'c++']
 WARN_FLAGS = ['-Wall', '-Wextra', '-Werror', '-fsyntax-only', '-pthread']
 
 # The flag sets real consumers build liburcu-style code with (issue 20):
-# (name, language, flags), each compiled with WARN_FLAGS too.  The sets add
+# (name, language, flags), each compiled with SET_WARN_FLAGS.  The sets add
 # the warnings such projects enable (the C++ ones those that apply to C++);
-# strict -std=c99 has no GNU keywords (typeof, asm) and, but for what
-# -pthread's _REENTRANT brings, no POSIX names from the C library headers.
+# strict -std=c99 has no GNU keywords (typeof, asm) and no POSIX names from
+# the C library headers.  No -pthread: a consumer's flags come from
+# pkg-config (-I only), and -pthread's _REENTRANT would give -std=c99 the
+# POSIX names of 1995.
+SET_WARN_FLAGS = ['-Wall', '-Wextra', '-Werror', '-fsyntax-only']
 STRICT_WARNINGS = ['-Wshadow', '-Wpointer-arith', '-Wwrite-strings', '-Wcast-qual']
 C_STRICT_WARNINGS = STRICT_WARNINGS + ['-Wstrict-prototypes', '-Wmissing-prototypes']
 FLAG_SETS = [
@@ -56,9 +59,9 @@ def flag_sets(opts):
     return [(name, cmds[lang], flags) for name, lang, flags in FLAG_SETS if cmds[lang]]
 
 
-def compile_stdin(cmd, lang_flags, incs, src, extra=(), timeout=120):
-    """Compile SRC (syntax only, warnings as errors) with the include
+def compile_stdin(cmd, lang_flags, incs, src, extra=(), timeout=120, warn=WARN_FLAGS):
+    """Compile SRC (syntax only, warnings as errors: WARN) with the include
     directories INCS; returns (exit status, stderr)."""
-    args = cmd + lang_flags + WARN_FLAGS + list(extra) + ['-I' + i for i in incs] + ['-']
+    args = cmd + lang_flags + warn + list(extra) + ['-I' + i for i in incs] + ['-']
     p = subprocess.run(args, input=src, capture_output=True, text=True, timeout=timeout)
     return p.returncode, p.stderr

@@ -39,7 +39,7 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'common'))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hdrcheck import compile_stdin, flag_sets, parse_options  # noqa: E402
+from hdrcheck import SET_WARN_FLAGS, compile_stdin, flag_sets, parse_options  # noqa: E402
 from sysprobe import read_data, source  # noqa: E402
 
 OPTIONS = ('--root', '--inc', '--cc', '--cxx', '--jobs', '--arch', '--sysdata')
@@ -136,7 +136,7 @@ def calibrate(cmd, flags, incs, items):
     for _ in range(5):
         prelude = ''.join('#include <%s>\n' % h for h in sorted({h for h, _ in items}))
         src, where = source(prelude, items)
-        rc, err = compile_stdin(cmd, flags, incs, src, timeout=60)
+        rc, err = compile_stdin(cmd, flags, incs, src, timeout=60, warn=SET_WARN_FLAGS)
         if rc == 0:
             return items, lost
         bad = {where[int(n)] for n in re.findall(r'^<stdin>:(\d+):\d+: error', err, re.M)
@@ -155,7 +155,8 @@ def compile_one(cmd, flags, incs, header, lgpl, items):
     # the system headers' probes, when liburcu's header makes some available.
     prelude = '#include <%s>\n#include <%s>\n' % (header, header)
     src = source(prelude, items)[0] if items else prelude
-    rc, err = compile_stdin(cmd, flags, incs, src, extra + defs, timeout=60)
+    rc, err = compile_stdin(cmd, flags, incs, src, extra + defs, timeout=60,
+                            warn=SET_WARN_FLAGS)
     if expected is None:
         return rc, err
     # Only the expected warning(s), each naming the expected text.
@@ -357,7 +358,8 @@ def main():
             if isinstance(what, tuple):
                 fut = ex.submit(compile_one, cmd, flags, incs, *what)
             else:
-                fut = ex.submit(compile_stdin, cmd, flags, incs, what, (), 60)
+                fut = ex.submit(compile_stdin, cmd, flags, incs, what, (), 60,
+                                SET_WARN_FLAGS)
             futs[fut] = idx
         for fut in concurrent.futures.as_completed(futs):
             results[futs[fut]] = fut.result()

@@ -49,7 +49,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, '..', 'common'))
-from hdrcheck import FLAG_SETS  # noqa: E402
+from hdrcheck import FLAG_SETS, SET_WARN_FLAGS  # noqa: E402
 from sysprobe import PROBES, encode, ignored, source  # noqa: E402
 
 SRC_ROOT = os.path.normpath(os.path.join(HERE, '..', '..'))
@@ -110,7 +110,7 @@ class Gen:
 
     def base(self, fset, defs):
         name, lang, flags = fset
-        args = self.cmds[lang] + flags + ['-pthread', '-I' + self.ref] + defs
+        args = self.cmds[lang] + flags + ['-I' + self.ref] + defs
         if lang == 'C':
             # gcc 12 only warns; a probe of an undeclared function fails.
             args.append('-Werror=implicit-function-declaration')
@@ -198,8 +198,7 @@ class Gen:
         headers = sorted({h for h, _ in items})
         prelude = ''.join('#include <%s>\n' % h for h in headers)
         src, _ = source(prelude, sorted(items))
-        args = self.cmds[lang] + flags + ['-Wall', '-Wextra', '-Werror', '-pthread',
-                                          '-fsyntax-only', '-']
+        args = self.cmds[lang] + flags + SET_WARN_FLAGS + ['-']
         rc, err = run(args, src)
         if rc != 0 or err.strip():
             raise SystemExit('gen-sysheaders: the probes warn under %s:\n%s' % (name, err))

@@ -71,6 +71,11 @@
 #include <urcu/assert.h>
 #include <urcu/wfcqueue.h>
 
+#ifndef __cplusplus
+/* <time.h> declares nanosleep() only with POSIX names: not under -std=c99. */
+int nanosleep(const struct timespec *, struct timespec *);
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
