@@ -601,12 +601,16 @@ void URCU_FN(synchronize_rcu)(void)
 {
 #if URCU_FLAVOR_IS_QSBR
 	bool was_online = URCU_FN(i_read_ongoing)();
+	/* Counted only by debug builds (read_lock is free otherwise). */
+	unsigned int debug_nest = URCU_FN(i_reader).debug_nest;
 
 	URCU_I_PT_BEGIN();
 
-	/* Counted only by debug builds (read_lock is free otherwise). */
-	if (URCU_FN(i_reader).debug_nest)
+	if (debug_nest) {
 		URCU_FN(i_debug_misuse)("synchronize_rcu");
+		/* Reported once: going offline must not report it again. */
+		URCU_FN(i_reader).debug_nest = 0;
+	}
 	if (was_online)
 		URCU_FN(thread_offline)();
 #else
@@ -628,6 +632,7 @@ void URCU_FN(synchronize_rcu)(void)
 #if URCU_FLAVOR_IS_QSBR
 	if (was_online)
 		URCU_FN(thread_online)();
+	URCU_FN(i_reader).debug_nest = debug_nest;
 #endif
 	URCU_I_PT_END();
 }

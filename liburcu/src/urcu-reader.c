@@ -252,8 +252,10 @@ void URCU_FN(unregister_thread)(void)
 		urcu_common_die("rcu_unregister_thread",
 			"thread is not registered with the urcu_%s flavor", URCU_FLAVOR_NAME);
 #if URCU_FLAVOR_IS_QSBR
-	if (r->debug_nest)
+	if (r->debug_nest) {
 		URCU_FN(i_debug_misuse)("rcu_unregister_thread");
+		r->debug_nest = 0;	/* reported once, not again by thread_offline */
+	}
 	if (URCU_FN(i_read_ongoing)())
 		URCU_FN(thread_offline)();
 #else
