@@ -17,10 +17,17 @@ SRCPKG=multipath-tools
 DEPS=(libaio-dev libdevmapper-dev libedit-dev libudev-dev libcmocka-dev)
 
 # multipath-tools' Makefiles take CPPFLAGS, CFLAGS and LDFLAGS from the
-# environment and link -lurcu; libdmmp (no urcu) is not built.
+# environment and link -lurcu; libdmmp (no urcu) is not built, nor the
+# systemd integration (SYSTEMD= : create-config.mk would enable it from
+# `systemctl --version` even without libsystemd-dev).
+# tests/Makefile passes these on unquoted (CFLAGS=$(ORIG_CFLAGS) $(MAKE)):
+# each must be one word.  CFLAGS stays multipath-tools' own (-O2 -g).
 mpt_make() {
-	CPPFLAGS="$URCU_CFLAGS" CFLAGS="-O2 -g0" LDFLAGS="$URCU_LDFLAGS" \
-		make ENABLE_LIBDMMP=0 "$@"
+	local cppflags
+	cppflags="$(echo $URCU_CFLAGS)"
+	case "$cppflags" in *" "*) echo "liburcu's cflags are not one word: $cppflags"; return 1;; esac
+	CPPFLAGS="$cppflags" LDFLAGS="-Wl,-L$URCU_LIBDIR,--disable-new-dtags,-rpath,$URCU_LIBDIR" \
+		make ENABLE_LIBDMMP=0 SYSTEMD= "$@"
 }
 
 c_configure() {
@@ -36,7 +43,6 @@ c_build() {
 c_binaries() {
 	echo libmultipath/libmultipath.so.0
 	echo multipathd/multipathd
-	echo multipath/multipath
 }
 
 c_test() {
@@ -57,7 +63,7 @@ c_test() {
 			echo -e "$t\tpass\t$log" >>"$results"
 		fi
 	done
-	echo "cmocka cases passed: $(cat tests/*.out 2>/dev/null | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | awk '{s += $1} END {print s + 0}')"
+	echo "summary: cmocka test cases passed: $(cat tests/*.out 2>/dev/null | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | awk '{s += $1} END {print s + 0}')"
 
 	# multipath -t: read the (absent, so default) configuration and print it.
 	log="$SIDE_DIR/tests/multipath-t.log"

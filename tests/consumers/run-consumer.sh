@@ -15,13 +15,15 @@
 #                       privately, and our headers must be the only ones)
 #   c_configure, c_build    run in the unpacked tree (cwd)
 #   c_test RESULTS      runs the consumer's tests; appends one line per test
-#                       to RESULTS: "name<TAB>pass|fail|skip<TAB>log file|-"
+#                       to RESULTS: "name<TAB>pass|fail|skip<TAB>log file|-";
+#                       may print "summary: ..." lines (finer counts), shown
+#                       for both sides at the end
 #   c_binaries          prints paths (relative to the tree) of built files
 #                       that must link our/liburcu's libraries
 # The environment they see: URCU_SIDE (ours|ref), URCU_ROOT (the root the
 # urcu headers and libraries live under), URCU_LIBDIR, URCU_PCDIR,
 # PKG_CONFIG_PATH (URCU_PCDIR first), URCU_CFLAGS and URCU_LDFLAGS
-# (pkg-config's --cflags and --libs-only-L of liburcu, plus an rpath to
+# (pkg-config's --cflags and --libs-only-L of liburcu, plus an RPATH to
 # URCU_LIBDIR), LD_LIBRARY_PATH (URCU_LIBDIR first), JOBS, SIDE_DIR (the
 # side's scratch directory, for logs and images), SOURCE_TREE (the
 # unpacked source, read-only: the same input files for both sides).
@@ -227,7 +229,11 @@ enter_side() {
 	URCU_LIBDIR="$(pkg-config --variable=libdir liburcu)"
 	export URCU_LIBDIR
 	URCU_CFLAGS="$(pkg-config --cflags liburcu)"
-	URCU_LDFLAGS="$(pkg-config --libs-only-L liburcu) -Wl,-rpath,$URCU_LIBDIR"
+	# DT_RPATH, not RUNPATH: the executable's RPATH also serves its
+	# libraries' own dependencies (our liburcu.so.100 needs
+	# liburcu-common.so.100), and a test harness that sets its own
+	# LD_LIBRARY_PATH (multipath-tools') must still find the side's.
+	URCU_LDFLAGS="$(pkg-config --libs-only-L liburcu) -Wl,--disable-new-dtags,-rpath,$URCU_LIBDIR"
 	export URCU_CFLAGS URCU_LDFLAGS
 	export LD_LIBRARY_PATH="$URCU_LIBDIR${ORIG_LD_LIBRARY_PATH:+:$ORIG_LD_LIBRARY_PATH}"
 }
@@ -321,6 +327,7 @@ run_side() {
 	fi
 	tap_ok "$label: built in $((SECONDS - t0)) s"
 	built[$side]=1
+	warnings_summary "$SIDE_DIR/build.log" >"$SIDE_DIR/summary"
 	check_side "$side" "$tree"
 	t0=$SECONDS
 	: >"$SIDE_DIR/results"
@@ -328,6 +335,24 @@ run_side() {
 	echo "# $side: tests ran in $((SECONDS - t0)) s (log: $SIDE_DIR/test.log)"
 	[ -z "$key" ] || echo "$key" >"$SIDE_DIR/key"
 }
+# The compiler's warnings in a build log: how many, how many located in a
+# urcu header (the header's own line, or a macro of it expanded in the
+# consumer's code), and the most frequent of those.
+warnings_summary() {
+	local log="$1" all urcu
+	all="$(grep -c ': warning: ' "$log" || true)"
+	urcu="$(grep -E ': warning: |: note: in (definition|expansion) of macro' "$log" |
+		awk '/: warning: / { if (w != "" && u) n++; w = $0; u = ($0 ~ /\/urcu[^ :]*\.h:/) ; next }
+		     { if ($0 ~ /\/urcu[^ :]*\.h:/) u = 1 }
+		     END { if (w != "" && u) n++; print n + 0 }')"
+	echo "summary: compiler warnings: $all, of which located in urcu headers: $urcu"
+	grep -E '/urcu[^ :]*\.h:[0-9]+(:[0-9]+)?: warning: ' "$log" | sed -E 's|^.*/(urcu[^ :]*\.h:)|\1|' |
+		sort | uniq -c | sort -rn | head -n 3 | sed -E 's/^ *([0-9]+) (.*)/summary:   \1x \2/'
+}
+
+# The "summary: ..." lines of the build (warnings) and of c_test (finer
+# counts: TAP cases, cmocka cases), side by side at the end.
+summaries() { sed -n 's/^summary: //p' "$work/$1/summary" "$work/$1/test.log" 2>/dev/null; }
 
 # The built tree links the side's libraries and read the side's headers.
 check_side() {
@@ -381,9 +406,11 @@ while IFS= read -r name; do
 	fi
 done < <(cut -f1 "$ref_res" "$ours_res" | awk '!seen[$0]++')
 
-printf '# %-18s %-12s %8s %8s %8s\n' consumer side passed failed skipped
-printf '# %-18s %-12s %8s %8s %8s\n' "$SRCPKG $version" "liburcu $ref_version" "$ref_pass" "$ref_fail" "$ref_skip"
-printf '# %-18s %-12s %8s %8s %8s\n' "$SRCPKG $version" "ours $ours_version" "$ours_pass" "$ours_fail" "$ours_skip"
+printf '# %-20s %-16s %8s %8s %8s\n' consumer side passed failed skipped
+printf '# %-20s %-16s %8s %8s %8s\n' "$SRCPKG $version" "liburcu $ref_version" "$ref_pass" "$ref_fail" "$ref_skip"
+printf '# %-20s %-16s %8s %8s %8s\n' "$SRCPKG $version" "ours $ours_version" "$ours_pass" "$ours_fail" "$ours_skip"
+summaries ref | sed "s/^/# liburcu $ref_version: /"
+summaries ours | sed "s/^/# ours $ours_version: /"
 if [ "${built[ours]}" = 1 ] && [ ${#regressions[@]} -eq 0 ] && [ "$ours_pass" -ge "$ref_pass" ]; then
 	tap_ok "$SRCPKG: ours passes $ours_pass/$total, liburcu $ref_pass/$total: every test liburcu passes passes against ours"
 else

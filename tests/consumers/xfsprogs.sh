@@ -15,10 +15,11 @@ DEPS=(libinih-dev uuid-dev libblkid-dev)
 
 c_configure() {
 	# xfsprogs looks for <urcu.h> (AC_CHECK_HEADERS) and links -lurcu; its
-	# make uses CFLAGS and LDFLAGS from configure (not CPPFLAGS).
+	# make uses CFLAGS and LDFLAGS from configure (not CPPFLAGS).  -MD: the
+	# dependency files tell which urcu headers were read.
 	./configure --enable-scrub=no --enable-gettext=no --enable-editline=no \
 		--enable-lto=no --enable-blkid=yes \
-		CPPFLAGS="$URCU_CFLAGS" CFLAGS="-O2 -g0 $URCU_CFLAGS" LDFLAGS="$URCU_LDFLAGS"
+		CPPFLAGS="$URCU_CFLAGS" CFLAGS="-O2 -g0 -MD $URCU_CFLAGS" LDFLAGS="$URCU_LDFLAGS"
 	grep -E '^(LIBURCU|HAVE_LIBURCU_ATOMIC64) ' include/builddefs
 }
 
@@ -104,6 +105,10 @@ c_test() {
 	xfs_step db-sb-print 0 xfs_db -r -f -c 'sb 0' -c print "$img/empty.img"
 	XFS_EXPECT="UUID = $uuid" \
 	xfs_step admin-uuid 0 xfs_admin -f -u "$img/empty.img"
+	# (on the log mkfs wrote: once xfs_repair or xfs_db -x have written the
+	# image, xfs_logprint 6.1 reports "Log inconsistent" on either side)
+	XFS_EXPECT='xfs_logprint: logical end of log' \
+	xfs_step logprint 0 xfs_logprint -f -c "$img/empty.img"
 
 	# A populated file system, written by mkfs from a prototype file.
 	truncate -s 1G "$img/full.img"
@@ -118,7 +123,6 @@ c_test() {
 	xfs_step admin-label 0 xfs_admin -f -L consumers "$img/full.img"
 	XFS_EXPECT='label = "consumers"' \
 	xfs_step admin-label-read 0 xfs_admin -f -l "$img/full.img"
-	xfs_step logprint 0 xfs_logprint -f -t "$img/full.img"
 
 	# Copies: metadump/mdrestore (xfs_db) and xfs_copy (threaded writers).
 	xfs_step metadump 0 xfs_metadump -f -o "$img/full.img" "$img/full.md"
