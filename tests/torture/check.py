@@ -212,6 +212,9 @@ BAD_INPUTS = [
     (["--async"], "--async"),
     (["--readers"], "--readers"),
     (["stray-argument"], "stray-argument"),
+    (["--stuck-for=1s"], "--stuck-for"),
+    (["--mode=stall", "--stuck-for=0"], "--stuck-for"),
+    (["--lib-stall-timeout=soon"], "--lib-stall-timeout"),
 ]
 
 
@@ -239,6 +242,10 @@ def check_json():
     for key in ["tool", "library", "command_line", "seed", "parameters", "system",
                 "results", "verdict", "exit_code"]:
         ok(key in doc, "json: top-level field %s" % key)
+    params = doc.get("parameters", {})
+    ok(params.get("lib_stall_timeout_ns", 0) is None and params.get("stuck_for_ns") == 0,
+       "json: parameters.lib_stall_timeout_ns (null: the library's default) and stuck_for_ns",
+       params)
     system = doc.get("system", {})
     for key in ["kernel", "cpu_model", "topology_summary", "membarrier", "online_cpus",
                 "placement_backend"]:
@@ -278,6 +285,9 @@ def check_json():
         threads = (r.get("placement") or {}).get("threads", [])
         ok(len(threads) >= 3 and all("cpu_planned" in t and "cpu_at_end" in t for t in threads),
            "json: %s per-thread placement" % tag, r.get("placement"))
+        ok(all(isinstance(t.get("tid"), int) and t["tid"] > 0 for t in threads),
+           "json: %s each thread's kernel tid" % tag, threads)
+        check_gp_stats_json(tag, r)
         ok(r.get("verdict") == "SUCCESS", "json: %s verdict SUCCESS" % tag, r.get("errors"))
     ok(doc.get("verdict") == "SUCCESS" and doc.get("exit_code") == 0, "json: overall verdict")
     ok(last_line(err).startswith("End of test: SUCCESS"), "json: human report moved to stderr",
@@ -290,6 +300,196 @@ def check_json():
         if os.path.exists(path):
             with open(path) as f:
                 ok(json.load(f).get("schema") == "urcutorture/2", "json: file parses")
+
+
+GP_STATS_KEYS = ["completed", "wait_ns_total", "stalls_reported", "misuse_events", "wait_ns_max",
+                 "waiters", "current_age_ns", "holdouts", "histogram_log2", "at_stall", "settled",
+                 "urcutorture", "checks"]
+
+
+def check_gp_stats_json(tag, r):
+    """A result's grace-period statistics and stall reports (docs/TORTURE.md,
+    "The library's view"): present, consistent, every check passed."""
+    g = r.get("gp_stats")
+    ok(isinstance(g, dict), "json: %s gp_stats" % tag, str(r)[:300])
+    if not isinstance(g, dict):
+        return
+    ok(all(k in g for k in GP_STATS_KEYS), "json: %s gp_stats has %s" % (tag, ", ".join(GP_STATS_KEYS)),
+       sorted(g))
+    ok("errors" in r and r["errors"].get("gp_stats_mismatch") == 0,
+       "json: %s errors.gp_stats_mismatch = 0" % tag, r.get("errors"))
+    seen = (g.get("urcutorture") or {}).get("grace_periods_seen", -1)
+    ok(0 < seen <= g.get("completed", 0),
+       "json: %s urcutorture saw %s grace periods end <= completed %s"
+       % (tag, seen, g.get("completed")), g.get("urcutorture"))
+    hist = g.get("histogram_log2", [])
+    ok(sum(b["count"] for b in hist) == g.get("completed") or not g.get("settled"),
+       "json: %s gp_stats histogram adds up to completed" % tag, hist)
+    checks = g.get("checks", [])
+    ok({c.get("name") for c in checks} >= {"completed", "stall_reports"} and
+       all(c.get("ok") is True and c.get("detail") for c in checks),
+       "json: %s gp_stats checks (%s) all ok" % (tag, ", ".join(c.get("name", "?") for c in checks)),
+       checks)
+    ok(r.get("library_stall_reports") == [] and r.get("library_stall_reports_total") == 0,
+       "json: %s library_stall_reports: none at the library's default timeout" % tag,
+       str(r.get("library_stall_reports"))[:300])
+
+
+def stall_what(flavor):
+    """What the library's stall report says the stall mode's stuck reader does."""
+    if flavor == "qsbr":
+        return "online with no quiescent state"
+    if flavor == "bp":
+        return "registered (bp) and inside a read-side critical section at nesting depth 2"
+    return "inside a read-side critical section at nesting depth 2"
+
+
+def stuck_tid(r):
+    ts = [t for t in (r.get("placement") or {}).get("threads", []) if t.get("role") == "stuck"]
+    return ts[0].get("tid") if len(ts) == 1 else None
+
+
+def check_stall_lib(flavor):
+    # The stall mode: a reader stuck for 600 ms against a library stall
+    # timeout of 250 ms.  The library must report within the episode,
+    # before urcutorture's own watchdog (8 s here), naming the stuck
+    # thread by its kernel tid and name with what it does, then say that
+    # the stall ended; its statistics must agree with urcutorture's.
+    rc, out, err = run(["--mode=stall", "--flavor=" + flavor, "--duration=500ms", "--stuck-for=600ms",
+                        "--stat-interval=0", "--json=-"], timeout=60)
+    if rc == 77:
+        utcheck.skip_all("flavor %s not built" % flavor)
+    ok(rc == 0, "%s: stall mode exit 0 (got %d)" % (flavor, rc), err)
+    ok(last_line(err).startswith("End of test: SUCCESS"), "%s: last line SUCCESS" % flavor,
+       last_line(err))
+    try:
+        doc = json.loads(out)
+        r = doc["results"][0]
+        st = r["stall"]
+    except (ValueError, KeyError, IndexError) as e:
+        ok(False, "%s: JSON report with the stall figures" % flavor, str(e) + out[:500])
+        return
+    ok(st["checked"] and st["episodes"] >= 1 and st["stalled_episodes"] == st["episodes"],
+       "%s: every episode reported by the library (%d of %d)"
+       % (flavor, st["stalled_episodes"], st["episodes"]), st)
+    ok(st["reports"] >= 1 and st["reports_naming_stuck"] == st["reports"] and
+       st["ended_lines"] == st["stalled_episodes"],
+       "%s: %d reports, all naming the stuck reader, one \"ended\" line per stall" %
+       (flavor, st["reports"]), st)
+    ok(st["midstall_checked"] >= 1, "%s: statistics read mid-stall and checked" % flavor, st)
+    tid = stuck_tid(r)
+    ok(tid and tid == st["stuck_tid"], "%s: the stuck reader's tid %s in placement.threads" %
+       (flavor, tid), r.get("placement"))
+    reps = r.get("library_stall_reports") or []
+    stalls = [x for x in reps if x["kind"] == "report"]
+    ended = [x for x in reps if x["kind"] == "ended"]
+    ok(len(stalls) == st["reports"] and len(ended) == st["ended_lines"],
+       "%s: library_stall_reports: %d reports, %d ended lines" % (flavor, len(stalls), len(ended)),
+       reps)
+    if stalls:
+        first = stalls[0]
+        h = first["holdouts"]
+        ok(len(h) == 1 and h[0]["tid"] == tid and h[0]["name"] == "ut-stuck" and
+           h[0]["what"] == stall_what(flavor) and h[0]["thread"] == "stuck 0",
+           "%s: the first report names tid %s \"ut-stuck\" (stuck 0): %s"
+           % (flavor, tid, stall_what(flavor)), h)
+        lines = first["text"].splitlines()
+        ok(lines and lines[0].startswith("urcu: stall: urcu_%s grace period " % flavor) and
+           any(l.startswith('urcu: stall:   tid %d "ut-stuck": ' % tid) for l in lines) and
+           any("call_rcu backlog" in l for l in lines),
+           "%s: report text: flavor, tid, name, call_rcu backlog" % flavor, first["text"])
+        wd = doc["parameters"]["stall_timeout_ns"] / 1e9
+        ok(st["first_report_min_ns"] >= 250000000 and st["first_report_max_ns"] / 1e9 < wd,
+           "%s: first report %.3f s after the call: not before the library's 0.25 s, before "
+           "urcutorture's watchdog (%.1f s)" % (flavor, st["first_report_max_ns"] / 1e9, wd), st)
+        ok(ended and ended[0]["text"].startswith("urcu: stall ended: urcu_%s grace period %d ended after "
+                                                 % (flavor, first["grace_period"])),
+           "%s: \"stall ended\" line for grace period %d" % (flavor, first["grace_period"]), ended)
+        ok('    | urcu: stall:   tid %d "ut-stuck": ' % tid in err and
+           "    tid %d is urcutorture's stuck 0" % tid in err,
+           "%s: the human report quotes the report and names the thread" % flavor, err[-1500:])
+    g = r.get("gp_stats") or {}
+    ok(g.get("stalls_reported") == st["reports"] and g.get("wait_ns_max", 0) >= 300000000 and
+       all(c["ok"] for c in g.get("checks", [])) and len(g.get("checks", [])) >= 3,
+       "%s: gp_stats: stalls_reported %s, wait_ns_max %.3f s, checks ok" %
+       (flavor, g.get("stalls_reported"), g.get("wait_ns_max", 0) / 1e9), g)
+
+    # Must fail: with the library's stall timeout at 0 it reports nothing,
+    # and the stall mode says so (exit 1, lib_stall_missed).
+    rc, out, err = run(["--mode=stall", "--flavor=" + flavor, "--duration=500ms", "--stuck-for=600ms",
+                        "--lib-stall-timeout=0", "--stat-interval=0", "--json=-"], timeout=60)
+    try:
+        r = json.loads(out)["results"][0]
+    except (ValueError, KeyError, IndexError) as e:
+        ok(False, "%s: timeout 0: JSON report" % flavor, str(e) + out[:500])
+        return
+    ok(rc == 1 and r["verdict"] == "FAILURE" and r["errors"].get("lib_stall_missed", 0) >= 1,
+       "%s: library stall timeout 0: FAILURE, exit 1, lib_stall_missed (got %d, %s)"
+       % (flavor, rc, r["errors"].get("lib_stall_missed")), err[-1500:])
+    ok(re.search(r"^!!! stall: episode 1: synchronize_rcu waited [\d.]+ s on the stuck reader, "
+                 r"the library reported nothing", err, re.M) is not None,
+       "%s: timeout 0: the report says the library reported nothing" % flavor, err[-1500:])
+
+
+def check_gp_stats():
+    # busted-stats: real grace periods, statistics that never count them.
+    # The gp-stats checks must FAIL it (exit 1, gp_stats_mismatch), naming
+    # the check, in a stress run and in the stall mode.
+    for args, want in [([], ["completed"]), (["--mode=stall", "--stuck-for=600ms"],
+                                              ["completed", "wait_ns_max"])]:
+        tag = " ".join(["busted-stats"] + args)
+        rc, out, err = run(["--flavor=busted-stats", "--duration=500ms", "--stat-interval=0",
+                            "--json=-"] + args, timeout=60)
+        if rc == 77:
+            ok(True, "%s: # SKIP busted-stats not built (no statistics)" % tag)
+            continue
+        try:
+            r = json.loads(out)["results"][0]
+        except (ValueError, KeyError, IndexError) as e:
+            ok(False, "%s: JSON report" % tag, str(e) + out[:500])
+            continue
+        failed = [c["name"] for c in r["gp_stats"]["checks"] if not c["ok"]]
+        ok(rc == 1 and r["verdict"] == "FAILURE" and r["errors"]["gp_stats_mismatch"] == len(failed)
+           and set(want) <= set(failed), "%s: FAILURE, exit 1, gp_stats_mismatch=%d (%s)"
+           % (tag, len(failed), ", ".join(failed)), err[-1500:])
+        ok(all(re.search(r"^!!! gp-stats: %s: " % n, err, re.M) for n in want) and
+           "gp-stats: completed check failed" in r.get("note", ""),
+           "%s: '!!! gp-stats: NAME: ...' lines and the note" % tag, err[-1500:])
+
+    # urcutorture's own watchdog first (--stall-timeout 1 s, a reader stuck
+    # for 3 s): STALL, exit 2, and its report agrees with the library's,
+    # which came first and named the stuck thread.
+    for flavor in ["memb", "qsbr"]:
+        rc, out, err = run(["--mode=stall", "--flavor=" + flavor, "--duration=2s", "--stuck-for=3s",
+                            "--stall-timeout=1s", "--stat-interval=0", "--json=-"], timeout=30)
+        if rc == 77:
+            continue
+        ok(rc == 2 and last_line(err).startswith("End of test: STALL"),
+           "%s: watchdog before the reader lets go: STALL, exit 2 (got %d)" % (flavor, rc), err[-800:])
+        try:
+            r = json.loads(out)["results"][-1]
+        except (ValueError, KeyError, IndexError) as e:
+            ok(False, "%s: stall: JSON report" % flavor, str(e) + out[:500])
+            continue
+        tid = stuck_tid(r)
+        reps = [x for x in r.get("library_stall_reports") or [] if x["kind"] == "report"]
+        ok(r["verdict"] == "STALL" and reps and reps[0]["t_s"] < r["seconds"] and
+           all(len(x["holdouts"]) == 1 and x["holdouts"][0]["tid"] == tid and
+               x["holdouts"][0]["thread"] == "stuck 0" for x in reps),
+           "%s: the library reported first (%.3f s, the watchdog at %.3f s) and named the stuck "
+           "reader, tid %s" % (flavor, reps[0]["t_s"] if reps else -1, r["seconds"], tid),
+           str(r.get("library_stall_reports"))[:800])
+        g = r.get("gp_stats") or {}
+        ok(g.get("at_stall") is True and g.get("current_age_ns", 0) >= 500000000 and
+           g.get("holdouts") == 1 and g.get("waiters", 0) >= 1,
+           "%s: gp_stats at the stall: grace period in flight %.3f s, %s holdout, %s waiters" %
+           (flavor, g.get("current_age_ns", 0) / 1e9, g.get("holdouts"), g.get("waiters")), g)
+        ok(re.search(r'^  the library names tid %s "ut-stuck" \(%s\): urcutorture\'s stuck 0, '
+                     % (tid, re.escape(stall_what(flavor))), err, re.M) is not None and
+           re.search(r"^  library: \d+ stall reports, the first at [\d.]+ s into the combination, "
+                     r"[\d.]+ s before this one", err, re.M) is not None,
+           "%s: the stall report quotes the library and names the thread it named" % flavor,
+           err[-1500:])
 
 
 def check_tap():
@@ -308,7 +508,8 @@ def check_tap():
 
 def check_modes():
     for mode, extra in [("gp-latency", []), ("gp-latency", ["--async"]), ("read-cost", ["--runs=2"]),
-                        ("callback", ["--rate=20000"]), ("flood", []), ("barrier", [])]:
+                        ("callback", ["--rate=20000"]), ("flood", []), ("barrier", []),
+                        ("stall", ["--stuck-for=400ms"])]:
         rc, out, err = run(["--mode=" + mode, "--duration=1s", "--quiet", "--json=-"] + extra)
         tag = " ".join([mode] + extra)
         ok(rc == 0, "%s: exit 0 (got %d)" % (tag, rc), err)
@@ -325,6 +526,10 @@ def check_modes():
             ok((r.get("gp_latency_ns") or {}).get("count", 0) > 0, "%s: GP latencies" % tag)
         elif mode == "barrier":
             ok(r["callbacks"]["barriers"] > 0, "%s: rcu_barrier rounds" % tag)
+        elif mode == "stall":
+            st = r.get("stall", {})
+            ok(st.get("episodes", 0) > 0 and st.get("stalled_episodes") == st.get("episodes"),
+               "%s: episodes, each reported by the library" % tag, st)
         else:
             cb = r["callbacks"]
             ok(cb["invoked"] > 0 and cb["invoked"] == cb["posted"], "%s: callbacks complete" % tag, cb)
@@ -339,7 +544,8 @@ def check_misc():
                 "--batch", "--launder", "--pipe-len", "--read-delay", "--update-delay", "--runs",
                 "--duration", "--stat-interval", "--stall-timeout", "--seed", "--pin",
                 "--pin-readers", "--pin-updaters", "--pin-workers", "--topology", "--dry-run",
-                "--json", "--tap", "--quiet", "--version", "Exit status"]:
+                "--json", "--tap", "--quiet", "--version", "--stuck-for", "--lib-stall-timeout",
+                "busted-stats", "Exit status"]:
         ok(opt in out, "help: documents %s" % opt)
     rc, out, err = run(["--dry-run", "--pin=compact"], timeout=10)
     ok(rc == 0 and "dry run" in out and "End of test" not in out, "dry-run: plan only", out + err)
@@ -405,6 +611,7 @@ def check_registry():
 
 
 CHECKS = {"flavor": lambda: check_flavor(utcheck.ARGS[0], utcheck.ARGS[1:]),
+          "stall-lib": lambda: check_stall_lib(utcheck.ARGS[0]), "gp-stats": check_gp_stats,
           "busted": check_busted, "bad-input": check_bad_input, "stall": check_stall,
           "json": check_json, "tap": check_tap, "modes": check_modes, "misc": check_misc,
           "registry": check_registry}

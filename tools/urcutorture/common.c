@@ -29,7 +29,7 @@ const char *ut_signal_name(int sig)
 
 const char *const ut_error_names[UT_ERR_COUNT] = {
 	"too_short_gp", "poisoned_read", "callback_lost", "callback_duplicated",
-	"barrier_incomplete", "poll_early", "poll_late",
+	"barrier_incomplete", "poll_early", "poll_late", "gp_stats_mismatch",
 };
 
 const char *const ut_layout_names[UT_LAYOUT_COUNT] = {

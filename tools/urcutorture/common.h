@@ -58,6 +58,8 @@ enum ut_error {
 	UT_ERR_BARRIER,		/* rcu_barrier returned before a callback ran */
 	UT_ERR_POLL_EARLY,	/* cookie reported complete inside a reader */
 	UT_ERR_POLL_LATE,	/* cookie not complete after synchronize_rcu */
+	UT_ERR_GP_STATS,	/* the library's grace-period statistics contradict what
+				 * urcutorture measured (libstats.c), one per failed check */
 	UT_ERR_COUNT
 };
 extern const char *const ut_error_names[UT_ERR_COUNT];

@@ -57,6 +57,11 @@
 # include <urcu/call-rcu-stats.h>
 #endif
 
+/* Grace-period statistics and stall reports: this project's library only. */
+#if defined(__has_include) && __has_include(<urcu/gp-stats.h>)
+# include <urcu/gp-stats.h>
+#endif
+
 #include "ut.h"
 
 #define UT_CAT2(a, b)	a##b
@@ -138,6 +143,39 @@ static int w_stats(struct ut_lib_worker_stat *out, int max)
 }
 #endif
 
+#ifdef URCU_GP_STATS
+static int w_gp_stats(struct ut_gp_stats *out)
+{
+	struct urcu_gp_stats s;
+	int i;
+
+	if (UT_PFX(gp_stats)(&s))
+		return -1;
+	out->completed = s.completed;
+	out->waiters = s.waiters;
+	out->wait_ns_total = s.wait_ns_total;
+	out->wait_ns_max = s.wait_ns_max;
+	out->current_age_ns = s.current_age_ns;
+	out->holdouts = s.holdouts;
+	out->stalls_reported = s.stalls_reported;
+	out->misuse_events = s.misuse_events;
+	out->nhist = URCU_GP_STATS_HIST < UT_GP_HIST ? URCU_GP_STATS_HIST : UT_GP_HIST;
+	for (i = 0; i < UT_GP_HIST; i++)
+		out->hist[i] = i < out->nhist ? s.hist[i] : 0;
+	return 0;
+}
+
+static int w_set_stall_timeout(double seconds)
+{
+	return UT_PFX(set_stall_timeout)(seconds);
+}
+
+static void w_set_stall_handler(void (*fn)(const char *report, void *arg), void *arg)
+{
+	urcu_set_stall_handler(fn, arg);
+}
+#endif
+
 static unsigned long w_read_batch(unsigned long n, void **pp)
 {
 	unsigned long acc = 0;
@@ -184,6 +222,12 @@ const struct ut_flavor_ops UT_SYM(ut_flavor) = {
 #ifdef URCU_CALL_RCU_STATS
 	.call_rcu_stats = w_stats,
 #endif
+#ifdef URCU_GP_STATS
+	.gp_stats = w_gp_stats,
+	.set_stall_timeout = w_set_stall_timeout,
+	.set_stall_handler = w_set_stall_handler,
+#endif
+	.lib_flavor = UT_STR(UT_NAME),
 	.read_batch = w_read_batch,
 	.rcu_flavor = &rcu_flavor,
 };

@@ -31,7 +31,8 @@ const struct ut_flavor_ops *const ut_flavors[] = {
 
 static const char *const known_names[] = {
 	"memb", "mb", "signal", "qsbr", "bp", "busted", "busted-hang", "busted-freeze",
-	"busted-order-updater", "busted-order-reader", "busted-defer", "busted-early", NULL
+	"busted-order-updater", "busted-order-reader", "busted-defer", "busted-early",
+	"busted-stats", NULL
 };
 
 /* seeded.c: the seeded ordering-bug flavors, loaded from their modules. */
@@ -55,6 +56,8 @@ const struct ut_flavor_ops *ut_flavor_find(const char *name)
 		return ut_busted_hang_ops();
 	if (!strcmp(name, "busted-freeze"))	/* freeze.c */
 		return ut_busted_freeze_ops();
+	if (!strcmp(name, "busted-stats"))	/* libstats.c */
+		return ut_busted_stats_ops();
 	if (!strcmp(name, "busted-defer") || !strcmp(name, "busted-early"))
 		return ut_stress_busted_ops(name);
 	if (!strncmp(name, "busted-order-", 13))
@@ -125,6 +128,9 @@ const struct ut_flavor_ops *ut_busted_ops(void)
 		busted.start_poll = busted_start_poll;
 		busted.poll_state = busted_poll_state;
 		busted.call_rcu_stats = NULL;
+		busted.gp_stats = NULL;
+		busted.set_stall_timeout = NULL;
+		busted.set_stall_handler = NULL;
 	}
 	return &busted;
 }
@@ -152,6 +158,9 @@ const struct ut_flavor_ops *ut_busted_hang_ops(void)
 		hang.synchronize_rcu = hang_forever;
 		hang.barrier = hang_forever;
 		hang.call_rcu_stats = NULL;
+		hang.gp_stats = NULL;
+		hang.set_stall_timeout = NULL;
+		hang.set_stall_handler = NULL;
 	}
 	return &hang;
 }

@@ -119,6 +119,10 @@ const struct ut_flavor_ops *ut_busted_freeze_ops(void)
 			freeze.poll_state = freeze_poll_state;
 		}
 		freeze.call_rcu_stats = NULL;
+		/* Its synchronize_rcu is not the library's alone: no statistics checks. */
+		freeze.gp_stats = NULL;
+		freeze.set_stall_timeout = NULL;
+		freeze.set_stall_handler = NULL;
 	}
 	return &freeze;
 }

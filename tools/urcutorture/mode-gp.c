@@ -46,12 +46,14 @@ static void *gp_updater(struct ut_thread *t)
 	ut_thread_begin(t);
 	while (!ut_should_stop(run)) {
 		if (!run->cfg->async) {
-			uint64_t t0;
+			uint64_t t0, t1;
 
 			ut_thread_set_state(t, "synchronize_rcu");
 			t0 = ut_now_ns();
 			ops->synchronize_rcu();
-			ut_hist_add(t->lat, ut_now_ns() - t0);
+			t1 = ut_now_ns();
+			ut_hist_add(t->lat, t1 - t0);
+			ut_gp_witness(run, t0, t1);
 			ut_count(&t->gps, 1);
 			ut_count(&t->progress, 1);
 		} else if (__atomic_load_n(&pending, __ATOMIC_RELAXED) < run->cfg->max_outstanding) {

@@ -888,12 +888,14 @@ static void poll_complete_all(struct ut_thread *t, struct poll_slot *ring, unsig
 
 static void timed_sync(struct ut_thread *t)
 {
-	uint64_t t0;
+	uint64_t t0, t1;
 
 	ut_thread_set_state(t, "synchronize_rcu");
 	t0 = ut_now_ns();
 	t->run->ops->synchronize_rcu();
-	ut_hist_add(t->lat, ut_now_ns() - t0);
+	t1 = ut_now_ns();
+	ut_hist_add(t->lat, t1 - t0);
+	ut_gp_witness(t->run, t0, t1);
 	ut_count(&t->gps, 1);
 	gp_done(stress_of(t->run));
 }

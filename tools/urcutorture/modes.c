@@ -19,7 +19,8 @@
 	X(barrier)	\
 	X(queue)	\
 	X(hash)		\
-	X(litmus)
+	X(litmus)	\
+	X(stall)
 
 #define UT_MODE_DECLARE(n) extern const struct ut_mode_ops ut_mode_##n;
 #define UT_MODE_ENTRY(n) &ut_mode_##n,

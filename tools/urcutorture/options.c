@@ -36,7 +36,8 @@ static const char help_text[] =
 "                           periods end at once; must FAIL), busted-hang (grace\n"
 "                           periods never end; must STALL, exit 2), busted-freeze\n"
 "                           (grace periods stop after 1 s until the run stops;\n"
-"                           must STALL, exit 2);\n"
+"                           must STALL, exit 2), busted-stats (memb whose\n"
+"                           grace-period statistics count nothing; must FAIL);\n"
 "                           busted-order-updater, busted-order-reader (memb, mb\n"
 "                           minus one ordering step; --mode=litmus must FAIL);\n"
 "                           comma-separated lists are accepted\n"
@@ -63,6 +64,14 @@ static const char help_text[] =
 "                           lingering, as rcutorture does)\n"
 "  --update-delay=DUR     stress: pause between updates (default 0)\n"
 "  --runs=N               read-cost: repetitions (default 5)\n"
+"  --stuck-for=DUR        stall: how long the stuck reader holds its read-side\n"
+"                           section (qsbr: stays online without a quiescent\n"
+"                           state) in each episode (default 1s)\n"
+"  --lib-stall-timeout=DUR  the library's own stall timeout, set for every\n"
+"                           combination (urcu_<flavor>_set_stall_timeout); 0 turns\n"
+"                           its stall reports off (default: the library's, 21 s\n"
+"                           or URCU_STALL_TIMEOUT; stall mode: 250ms).  Its reports\n"
+"                           go to the report and the JSON report\n"
 "\n"
 "Time:\n"
 "  --duration=DUR         length of each flavor x layout combination (default 10s)\n"
@@ -71,8 +80,8 @@ static const char help_text[] =
 "                           long = stall, exit 2 (also when the wait is pending\n"
 "                           at the end of the duration); default: duration/4\n"
 "                           within 6s..10s, plus 4 x --read-delay, 2 x\n"
-"                           --update-delay, 2 / --rate and 20ms per thread\n"
-"                           beyond 4 per CPU\n"
+"                           --update-delay, 2 / --rate, 2 x --stuck-for and\n"
+"                           20ms per thread beyond 4 per CPU\n"
 "  --seed=N               seed of every random choice (default: time and pid;\n"
 "                           always printed)\n"
 "  DUR is a number with a unit: ns, us, ms, s, m, h (plain number = seconds).\n"
@@ -169,6 +178,11 @@ static void mode_list(char *buf, size_t len, bool (*keep)(const struct ut_mode_o
 static bool mode_takes_async(const struct ut_mode_ops *m)
 {
 	return m->takes_async;
+}
+
+static bool mode_takes_stuck_for(const struct ut_mode_ops *m)
+{
+	return m->takes_stuck_for;
 }
 
 /* --self-check-modes: every registered mode has its mandatory hooks. */
@@ -335,7 +349,7 @@ enum {
 	OPT_STAT, OPT_STALL, OPT_SEED, OPT_PIN, OPT_PIN_R, OPT_PIN_U, OPT_PIN_W,
 	OPT_TOPOLOGY, OPT_DRY_RUN, OPT_JSON, OPT_TAP, OPT_QUIET, OPT_HELP, OPT_VERSION,
 	OPT_LIST_MODES, OPT_SELF_CHECK_MODES, OPT_SCENARIO, OPT_LIST_SCENARIOS, OPT_COMPARE,
-	OPT_REGRESS, OPT_FROM_REPORT,
+	OPT_REGRESS, OPT_FROM_REPORT, OPT_STUCK_FOR, OPT_LIB_STALL,
 };
 
 static const struct option long_opts[] = {
@@ -355,6 +369,8 @@ static const struct option long_opts[] = {
 	{ "read-delay", required_argument, NULL, OPT_READ_DELAY },
 	{ "update-delay", required_argument, NULL, OPT_UPDATE_DELAY },
 	{ "runs", required_argument, NULL, OPT_RUNS },
+	{ "stuck-for", required_argument, NULL, OPT_STUCK_FOR },
+	{ "lib-stall-timeout", required_argument, NULL, OPT_LIB_STALL },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "stat-interval", required_argument, NULL, OPT_STAT },
 	{ "stall-timeout", required_argument, NULL, OPT_STALL },
@@ -437,6 +453,7 @@ static int parse(int argc, char **argv, struct ut_config *cfg, const struct ut_c
 	cfg->duration_ns = 10000000000ull;
 	cfg->stat_interval_ns = 2000000000ull;
 	cfg->stall_timeout_ns = 30000000000ull;
+	cfg->lib_stall_timeout_ns = -1;
 	cfg->seed = ((uint64_t)ut_now_ns() * 0x9e3779b97f4a7c15ull) ^ (uint64_t)getpid();
 	cfg->seed %= 1000000000000ull;	/* short enough to retype */
 	cfg->sink.human = stdout;
@@ -527,6 +544,19 @@ static int parse(int argc, char **argv, struct ut_config *cfg, const struct ut_c
 		case OPT_READ_DELAY: rc = parse_dur("--read-delay", optarg, true, &cfg->read_delay_ns); break;
 		case OPT_UPDATE_DELAY: rc = parse_dur("--update-delay", optarg, true, &cfg->update_delay_ns); break;
 		case OPT_RUNS: rc = parse_int("--runs", optarg, 1, 64, &cfg->runs); break;
+		case OPT_STUCK_FOR:
+			rc = parse_dur("--stuck-for", optarg, false, &cfg->stuck_for_ns);
+			given.stuck_for = true;
+			break;
+		case OPT_LIB_STALL: {
+			uint64_t v = 0;
+
+			/* At most 1e18 ns, the library's own bound (1e9 s). */
+			rc = parse_dur("--lib-stall-timeout", optarg, true, &v);
+			cfg->lib_stall_timeout_ns = (int64_t)v;
+			given.lib_stall_timeout = true;
+			break;
+		}
 		case OPT_DURATION:
 			rc = parse_dur("--duration", optarg, false, &cfg->duration_ns);
 			cfg->duration_given = true;
@@ -670,6 +700,12 @@ static int parse(int argc, char **argv, struct ut_config *cfg, const struct ut_c
 		mode_list(names, sizeof(names), mode_takes_async);
 		return usage_error("--async: only meaningful with --mode=%s", names);
 	}
+	if (given.stuck_for && !cfg->mode->takes_stuck_for) {
+		char names[256];
+
+		mode_list(names, sizeof(names), mode_takes_stuck_for);
+		return usage_error("--stuck-for: only meaningful with --mode=%s", names);
+	}
 
 	if (global)
 		return -1;
@@ -699,7 +735,9 @@ static int parse(int argc, char **argv, struct ut_config *cfg, const struct ut_c
  * --read-delay reader section (two, across a flip; rcu_barrier waits for one
  * more grace period in the call_rcu worker), an updater sleeps
  * --update-delay between updates, a paced enqueuer 1 / --rate between
- * posts, and threads queueing beyond 4 per CPU wait for the scheduler.
+ * posts, the stall mode's updater waits --stuck-for in each episode (and
+ * up to as long again for the stuck reader to take part), and threads
+ * queueing beyond 4 per CPU wait for the scheduler.
  */
 #define UT_STALL_MIN_NS		6000000000ull
 #define UT_STALL_MAX_NS		10000000000ull
@@ -711,6 +749,7 @@ void ut_config_derive_stall(struct ut_config *cfg)
 	uint64_t t = cfg->duration_ns / 4;
 	uint64_t rd = cfg->read_delay_ns < UT_DELAY_CAP_NS ? cfg->read_delay_ns : UT_DELAY_CAP_NS;
 	uint64_t ud = cfg->update_delay_ns < UT_DELAY_CAP_NS ? cfg->update_delay_ns : UT_DELAY_CAP_NS;
+	uint64_t sf = cfg->stuck_for_ns < UT_DELAY_CAP_NS ? cfg->stuck_for_ns : UT_DELAY_CAP_NS;
 	int n[UT_MODE_MAX_ROLES] = { 0 }, nthreads = 0, ncpus = cfg->ncpus > 0 ? cfg->ncpus : 1;
 	bool posts[UT_MODE_MAX_ROLES];
 
@@ -720,7 +759,7 @@ void ut_config_derive_stall(struct ut_config *cfg)
 		t = UT_STALL_MIN_NS;
 	if (t > UT_STALL_MAX_NS)
 		t = UT_STALL_MAX_NS;
-	t += 4 * rd + 2 * ud;
+	t += 4 * rd + 2 * ud + 2 * sf;
 	if (cfg->rate > 0)	/* at least 1/s: adds at most 2 s */
 		t += (uint64_t)(2e9 / cfg->rate);
 	ut_mode_counts(cfg, n, posts);

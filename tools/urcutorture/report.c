@@ -78,7 +78,7 @@ static void pin_text(const struct ut_config *cfg, int role, char *buf, size_t le
 static void params_line(const struct ut_config *cfg, int ncombos, char *line, size_t len)
 {
 	char dur[32], stat[32], stall[32], rd[32], ud[32], flist[128] = "", llist[128] = "";
-	char pr[64], pu[64], pw[64];
+	char pr[64], pu[64], pw[64], extra[96] = "", sf[32], ls[32];
 
 	ut_format_duration(cfg->duration_ns, dur, sizeof(dur));
 	ut_format_duration(cfg->stat_interval_ns, stat, sizeof(stat));
@@ -94,18 +94,27 @@ static void params_line(const struct ut_config *cfg, int ncombos, char *line, si
 	for (int i = 0; i < cfg->nlayouts; i++)
 		snprintf(llist + strlen(llist), sizeof(llist) - strlen(llist), "%s%s",
 			 i ? "," : "", ut_layout_names[cfg->layouts[i]]);
+	/* Only when they apply: the line stays as it was for everything else. */
+	if (cfg->mode->takes_stuck_for) {
+		ut_format_duration(cfg->stuck_for_ns, sf, sizeof(sf));
+		snprintf(extra, sizeof(extra), " stuck-for=%s", sf);
+	}
+	if (cfg->lib_stall_timeout_ns >= 0) {
+		ut_format_duration((uint64_t)cfg->lib_stall_timeout_ns, ls, sizeof(ls));
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra), " lib-stall-timeout=%s", ls);
+	}
 	pin_text(cfg, UT_ROLE_READER, pr, sizeof(pr));
 	pin_text(cfg, UT_ROLE_UPDATER, pu, sizeof(pu));
 	pin_text(cfg, UT_ROLE_WORKER, pw, sizeof(pw));
 	snprintf(line, len, "mode=%s flavor=%s call-rcu-layout=%s readers=%d "
 		 "updaters=%d fake-updaters=%d enqueuers=%d rate=%.0f max-outstanding=%lu "
 		 "batch=%lu launder=%lu pipe-len=%d read-delay=%s update-delay=%s runs=%d async=%d "
-		 "duration=%s stat-interval=%s stall-timeout=%s seed=%llu pin-readers=%s "
+		 "duration=%s stat-interval=%s stall-timeout=%s%s seed=%llu pin-readers=%s "
 		 "pin-updaters=%s pin-workers=%s combinations=%d",
 		 cfg->mode->name, flist, llist,
 		 cfg->readers, cfg->updaters, cfg->fake_updaters, cfg->enqueuers, cfg->rate,
 		 cfg->max_outstanding, cfg->batch, cfg->launder, cfg->pipe_len, rd, ud, cfg->runs,
-		 cfg->async, dur, stat, stall, (unsigned long long)cfg->seed, pr, pu, pw, ncombos);
+		 cfg->async, dur, stat, stall, extra, (unsigned long long)cfg->seed, pr, pu, pw, ncombos);
 }
 
 void ut_report_start(const struct ut_batch *b)
@@ -279,6 +288,7 @@ void ut_report_result(const struct ut_config *global, const struct ut_result *r)
 			       w->lat->count ? p50 : "-", w->lat->count ? p99 : "-", ct, gps);
 		}
 	}
+	ut_lib_report(cfg, r);
 	off = (size_t)snprintf(line, sizeof(line), "  errors         ");
 	for (int e = 0; e < UT_ERR_COUNT; e++)
 		off += (size_t)snprintf(line + off, sizeof(line) - off, " %s=%llu", ut_error_names[e],
@@ -553,6 +563,7 @@ static void json_result(struct uj *j, const struct ut_config *global, const stru
 	uj_end_arr(j);
 	uj_end_obj(j);
 	mode_json(j, cfg, r, UT_SECTION_CHECKS);
+	ut_lib_json(j, r);
 	uj_obj(j, "errors");
 	for (int e = 0; e < UT_ERR_COUNT; e++)
 		uj_u64(j, ut_error_names[e], r->errors[e]);
@@ -574,6 +585,7 @@ static void json_result(struct uj *j, const struct ut_config *global, const stru
 		uj_i64(j, "node_planned", t->node);
 		uj_i64(j, "cpu_after_pinning", t->cpu_start);
 		uj_i64(j, "cpu_at_end", t->cpu_end);
+		uj_i64(j, "tid", t->ktid);
 		uj_end_obj(j);
 	}
 	uj_end_arr(j);
@@ -613,6 +625,11 @@ static void json_params(struct uj *j, const char *key, const struct ut_config *c
 	uj_str(j, "duration", dur);
 	uj_u64(j, "stat_interval_ns", cfg->stat_interval_ns);
 	uj_u64(j, "stall_timeout_ns", cfg->stall_timeout_ns);
+	if (cfg->lib_stall_timeout_ns >= 0)
+		uj_u64(j, "lib_stall_timeout_ns", (uint64_t)cfg->lib_stall_timeout_ns);
+	else
+		uj_null(j, "lib_stall_timeout_ns");
+	uj_u64(j, "stuck_for_ns", cfg->stuck_for_ns);
 	uj_obj(j, "pin");
 	uj_str(j, "readers", cfg->pin_text[UT_ROLE_READER] ? cfg->pin_text[UT_ROLE_READER] : "none");
 	uj_str(j, "updaters", cfg->pin_text[UT_ROLE_UPDATER] ? cfg->pin_text[UT_ROLE_UPDATER] : "none");

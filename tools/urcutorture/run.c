@@ -92,6 +92,7 @@ static void collect(struct ut_run *run)
 
 		tr->kind = ut_thread_role_name(t);
 		tr->idx = t->idx;
+		tr->ktid = t->started ? t->ktid : 0;
 		tr->cpu_planned = t->cpu_planned;
 		tr->node = t->node;
 		tr->cpu_start = t->started ? t->cpu_start : -1;
@@ -108,6 +109,26 @@ static void collect(struct ut_run *run)
 		res->max_backlog = run->outstanding_max;
 }
 
+void ut_gp_witness(struct ut_run *run, uint64_t t0, uint64_t t1)
+{
+	uint64_t last = __atomic_load_n(&run->gp_last_end, __ATOMIC_RELAXED);
+
+	/*
+	 * Claim [t0, t1] if it begins after the last claimed call ended: each
+	 * claimed call then begins after the end of the one claimed before it,
+	 * so the claimed calls are pairwise disjoint (a greedy choice, not
+	 * always the largest such set: a lower bound).  Relaxed: the times
+	 * carry no data.
+	 */
+	while (t0 > last) {
+		if (__atomic_compare_exchange_n(&run->gp_last_end, &last, t1, false,
+						__ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+			__atomic_add_fetch(&run->gp_distinct, 1, __ATOMIC_RELAXED);
+			return;
+		}
+	}
+}
+
 void ut_result_free(struct ut_result *res)
 {
 	for (int i = 0; i < res->nworkers; i++)
@@ -120,6 +141,7 @@ void ut_result_free(struct ut_result *res)
 	res->nthreads = 0;
 	free(res->mode_data);
 	res->mode_data = NULL;
+	ut_lib_free(res);
 }
 
 /* ---- controller ---- */
@@ -206,6 +228,7 @@ int ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
 		res->verdict = UT_ENV;
 		goto out_teardown;
 	}
+	ut_lib_begin(run);
 	ut_watchdog_attach(run);
 	t0 = ut_now_ns();
 	run->t_start_ns = t0;
@@ -292,6 +315,9 @@ int ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
 	ut_cb_check_lost(run);
 	if (mode->finish)
 		mode->finish(run);
+	/* The library's statistics and stall reports against what ran
+	 * (after finish: it names what the grace-period latency measured). */
+	ut_lib_end(run);
 	if (__atomic_load_n(&run->pin_failed, __ATOMIC_RELAXED)) {
 		snprintf(res->note, sizeof(res->note), "pinning refused: %.140s", run->pin_error);
 		if (res->verdict == UT_SUCCESS)

@@ -9,6 +9,8 @@
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "ut.h"
 
@@ -135,6 +137,9 @@ int ut_thread_begin(struct ut_thread *t)
 	char err[160] = "";
 
 	t->own_worker = -1;
+	/* The id the library's stall reports name it by (relaxed: the
+	 * watchdog's stall report reads it). */
+	__atomic_store_n(&t->ktid, (int)syscall(SYS_gettid), __ATOMIC_RELAXED);
 	if (t->cpu_planned >= 0) {
 		if (ut_pin_self(t->cpu_planned, err, sizeof(err))) {
 			if (!__atomic_exchange_n(&run->pin_failed, 1, __ATOMIC_RELAXED))

@@ -45,6 +45,24 @@ struct ut_lib_worker_stat {
 	pthread_t thread;
 };
 
+/*
+ * The library's grace-period statistics (<urcu/gp-stats.h>, struct
+ * urcu_gp_stats), copied field by field by flavor-ops.c.
+ */
+#define UT_GP_HIST	64
+struct ut_gp_stats {
+	uint64_t completed;		/* grace periods ended */
+	uint64_t waiters;		/* threads in synchronize_rcu now */
+	uint64_t wait_ns_total;		/* sum of the durations of those grace periods */
+	uint64_t wait_ns_max;		/* the longest of them */
+	uint64_t current_age_ns;	/* age of the grace period in flight, 0 if none */
+	uint64_t holdouts;		/* readers the one in flight waits for now */
+	uint64_t stalls_reported;	/* stall reports (not counting "ended" lines) */
+	uint64_t misuse_events;		/* process-wide (urcu_misuse_events) */
+	int nhist;			/* buckets the library has (URCU_GP_STATS_HIST) */
+	uint64_t hist[UT_GP_HIST];	/* [2^i, 2^(i+1)) ns; the last, all longer */
+};
+
 struct ut_flavor_ops {
 	const char *name;
 	bool is_qsbr;		/* readers must report quiescent states */
@@ -84,6 +102,20 @@ struct ut_flavor_ops {
 	int (*call_rcu_stats)(struct ut_lib_worker_stat *out, int max);
 
 	/*
+	 * Grace-period statistics and stall reports (<urcu/gp-stats.h>, this
+	 * project's library only): urcu_<flavor>_gp_stats,
+	 * urcu_<flavor>_set_stall_timeout and urcu_set_stall_handler.  NULL
+	 * when the library lacks them, and in flavors whose synchronize_rcu is
+	 * not the library's (busted, busted-hang, busted-freeze, busted-early).
+	 * lib_flavor: the flavor's name in the library's reports ("memb" of
+	 * "urcu_memb"), also for the flavors built on another one.
+	 */
+	int (*gp_stats)(struct ut_gp_stats *out);
+	int (*set_stall_timeout)(double seconds);
+	void (*set_stall_handler)(void (*fn)(const char *report, void *arg), void *arg);
+	const char *lib_flavor;
+
+	/*
 	 * read-cost inner loop, compiled in the flavor's unit so the read-side
 	 * primitives are inlined: n times {read_lock; rcu_dereference(*pp);
 	 * read_unlock}, then one quiescent state for qsbr.  Returns a value
@@ -104,6 +136,8 @@ const struct ut_flavor_ops *ut_busted_ops(void);
 const struct ut_flavor_ops *ut_busted_hang_ops(void);
 /* busted-freeze (freeze.c): grace periods stop ~1 s into a run until it stops. */
 const struct ut_flavor_ops *ut_busted_freeze_ops(void);
+/* busted-stats (libstats.c): real grace periods, statistics that never count them. */
+const struct ut_flavor_ops *ut_busted_stats_ops(void);
 /* True when the flavor name is one urcutorture knows (built in or not). */
 bool ut_flavor_name_known(const char *name);
 
@@ -139,6 +173,10 @@ struct ut_config {
 	bool stall_timeout_given;	/* --stall-timeout was on the command line / run line */
 	uint64_t read_delay_ns;	/* reader critical-section length; 0 = random short */
 	uint64_t update_delay_ns;
+	/* --lib-stall-timeout: the library's stall timeout for every combination
+	 * (urcu_<flavor>_set_stall_timeout); -1: the library's own default. */
+	int64_t lib_stall_timeout_ns;
+	uint64_t stuck_for_ns;	/* --stuck-for: how long the stall mode's reader holds on */
 
 	uint64_t seed;
 
@@ -244,6 +282,7 @@ struct ut_worker_result {
 struct ut_thread_result {
 	const char *kind;	/* the mode's role name */
 	int idx;
+	int ktid;		/* kernel thread id (gettid), 0 if it never started */
 	int cpu_planned;	/* -1 unpinned */
 	int node;		/* planned NUMA node, -1 unknown */
 	int cpu_start;		/* after pinning */
@@ -285,6 +324,61 @@ struct ut_result {
 	/* mode->result_size zeroed bytes: the mode's own figures (its finish
 	 * hook fills them, its report hooks print them).  Freed with the result. */
 	void *mode_data;
+	/* The library's own view of the combination (libstats.c): its
+	 * grace-period statistics, its stall reports, and the checks of both
+	 * against what urcutorture measured.  NULL for a flavor without them.
+	 * Freed with the result. */
+	struct ut_libview *lib;
+};
+
+/* ---- the library's view: statistics and stall reports (libstats.c) ---- */
+
+#define UT_LIB_REPORTS	32	/* reports kept per combination (more are counted) */
+#define UT_LIB_TEXT	3072	/* of each report's text (a longer one is cut) */
+#define UT_LIB_TIDS	8	/* holdouts kept per report (more are counted) */
+
+/* One text the library handed to urcu_set_stall_handler. */
+struct ut_lib_report {
+	uint64_t at_ns;		/* when the handler got it (ut_now_ns) */
+	bool ended;		/* a "stall ended" line, not a report */
+	bool truncated;		/* text cut at UT_LIB_TEXT */
+	unsigned long gp;	/* the grace period's number */
+	char flavor[16];	/* "memb" of "urcu_memb" */
+	int ntids;		/* holdouts named in it */
+	int tid[UT_LIB_TIDS];	/* their kernel thread ids */
+	char name[UT_LIB_TIDS][20];	/* their thread names */
+	char what[UT_LIB_TIDS][96];	/* what the library says each one does */
+	char text[UT_LIB_TEXT];
+};
+
+#define UT_LIB_CHECKS	6
+
+struct ut_lib_check {
+	const char *name;	/* "completed", "wait_ns_max", "histogram", "stall_reports" */
+	bool ok;
+	char detail[320];
+};
+
+struct ut_libview {
+	bool stats;			/* gp_stats: before and after are valid */
+	bool settled;			/* both readings settled (the histogram check ran) */
+	bool at_stall;			/* the watchdog's: after is the state at the stall */
+	struct ut_gp_stats before, after;	/* around the combination */
+	int64_t stall_timeout_ns;	/* set for the combination; -1: the library's default */
+	uint64_t t0_ns;			/* the combination's start (report times are after it) */
+	int controller_tid;		/* the thread that ran the combination */
+	/* urcutorture's side of the checks */
+	uint64_t distinct_gps;		/* grace periods it saw end (a lower bound) */
+	uint64_t sync_calls;		/* synchronize_rcu calls that returned */
+	uint64_t sync_max_ns;		/* the longest, 0 if none timed */
+	/* stall reports */
+	bool handler;			/* urcutorture's handler received them */
+	int captured;			/* texts the handler got (reports and ended lines) */
+	int flavor_reports;		/* of them, stall reports of this flavor */
+	int nreports;			/* kept in reports[] */
+	struct ut_lib_report *reports;
+	int nchecks;
+	struct ut_lib_check checks[UT_LIB_CHECKS];
 };
 
 static inline uint64_t ut_result_errors(const struct ut_result *r)
@@ -310,6 +404,7 @@ struct ut_thread {
 	const char *state;		/* relaxed; for the stall report */
 	uint64_t progress;		/* relaxed */
 	uint64_t state_since_ns;
+	int ktid;			/* kernel thread id, set by ut_thread_begin (relaxed) */
 	struct ut_rng rng;
 	struct call_rcu_data *own_crdp;	/* per-thread / rt layouts */
 	int own_worker;
@@ -375,6 +470,9 @@ struct ut_run {
 	/* Library worker statistics when the layout was set up (for deltas). */
 	struct ut_lib_worker_stat *lib_start;
 	int nlib_start;
+	/* Grace periods urcutorture saw end (ut_gp_witness, atomics). */
+	uint64_t gp_last_end;
+	uint64_t gp_distinct;
 };
 
 static inline bool ut_should_stop(const struct ut_run *run)
@@ -415,6 +513,8 @@ struct ut_given {
 	bool readers;
 	bool enqueuers;
 	bool max_outstanding;
+	bool lib_stall_timeout;
+	bool stuck_for;
 };
 
 struct uj;
@@ -464,6 +564,7 @@ struct ut_mode_ops {
 	int (*configure)(struct ut_config *cfg, const struct ut_given *given,
 			 char *err, size_t len);
 	bool takes_async;		/* accepts --async */
+	bool takes_stuck_for;		/* accepts --stuck-for (it stalls grace periods on purpose) */
 	/* Its detectors are its readers: with --readers=0 the run checks no
 	 * grace period, and main says so on stderr. */
 	bool readers_check;
@@ -531,6 +632,36 @@ void ut_progress_set(int idx, int total, uint64_t after_ns);
 /* Time since the running combination's threads started (0: none runs);
  * *stopping: its duration is over and the stop-time stall check passed. */
 uint64_t ut_run_elapsed_ns(bool *stopping);
+/*
+ * A synchronize_rcu call that began at t0 (read before the call) and
+ * returned at t1 (read after it): it contains one whole grace period of the
+ * library.  Calls that do not overlap contain different ones, so the run
+ * counts a set of pairwise disjoint calls (run->gp_distinct): a lower bound
+ * on the grace periods that ended, checked against the library's count.
+ */
+void ut_gp_witness(struct ut_run *run, uint64_t t0, uint64_t t1);
+
+/* ---- the library's view (libstats.c) ---- */
+
+/* Before the threads start: the handler, the stall timeout, the statistics. */
+void ut_lib_begin(struct ut_run *run);
+/* After the drain: statistics, reports, checks into run->res (counts
+ * gp_stats_mismatch errors); restores the handler and the timeout. */
+void ut_lib_end(struct ut_run *run);
+/* Texts the handler got in this combination, and a copy of the i-th kept. */
+int ut_lib_captured(void);
+bool ut_lib_report_get(int i, struct ut_lib_report *out);
+/* The library's default stall timeout: URCU_STALL_TIMEOUT, else 21 s. */
+uint64_t ut_lib_default_timeout_ns(void);
+/* The watchdog's stall report: the reports so far, who they name, the
+ * statistics now; also fills r->lib. */
+void ut_lib_stall_section(struct ut_run *run, uint64_t now, struct ut_result *r);
+/* "stuck 0", "controller" or "a thread urcutorture did not start". */
+void ut_lib_thread_name(const struct ut_result *r, int tid, char *buf, size_t len);
+/* The human report's lines and the JSON members of one result. */
+void ut_lib_report(const struct ut_config *cfg, const struct ut_result *r);
+void ut_lib_json(struct uj *j, const struct ut_result *r);
+void ut_lib_free(struct ut_result *r);
 
 /* ---- a batch: every run of one invocation (scenario.c) ---- */
 

@@ -294,8 +294,8 @@ static void stall_report(struct ut_run *run, const char *why)
 
 	ut_out(&cfg->sink, "!!! STALL: %s in %s/%s (mode %s)\n", why, run->ops->name,
 	       ut_layout_names[run->layout], run->mode->name);
-	ut_out(&cfg->sink, "  %-16s %-22s %9s %12s %5s %5s\n", "thread", "state", "for", "progress",
-	       "plan", "cpu");
+	ut_out(&cfg->sink, "  %-16s %-22s %9s %12s %5s %5s %8s\n", "thread", "state", "for", "progress",
+	       "plan", "cpu", "tid");
 	for (int i = 0; i < run->nthreads; i++) {
 		struct ut_thread *t = &run->threads[i];
 		const char *state = __atomic_load_n(&t->state, __ATOMIC_RELAXED);
@@ -303,10 +303,11 @@ static void stall_report(struct ut_run *run, const char *why)
 		char name[32];
 
 		snprintf(name, sizeof(name), "%s %d", ut_thread_role_name(t), t->idx);
-		ut_out(&cfg->sink, "  %-16s %-22s %8.1fs %12llu %5d %5d\n", name, state ? state : "?",
+		ut_out(&cfg->sink, "  %-16s %-22s %8.1fs %12llu %5d %5d %8d\n", name, state ? state : "?",
 		       since && since < now ? (now - since) / 1e9 : 0.0,
 		       (unsigned long long)ut_read(&t->progress), t->cpu_planned,
-		       __atomic_load_n(&t->cpu_seen, __ATOMIC_RELAXED));
+		       __atomic_load_n(&t->cpu_seen, __ATOMIC_RELAXED),
+		       __atomic_load_n(&t->ktid, __ATOMIC_RELAXED));
 	}
 	ut_out(&cfg->sink, "  callbacks: posted %llu invoked %llu pending %llu\n",
 	       (unsigned long long)posted, (unsigned long long)invoked,
@@ -367,6 +368,22 @@ static void stall_report(struct ut_run *run, const char *why)
 	/* The mode's own figures were not folded in yet: its sections show zeros. */
 	if (run->mode->result_size)
 		r->mode_data = calloc(1, run->mode->result_size);
+	/* Its threads, with the ids the library's reports name them by. */
+	r->threads = calloc((size_t)(run->nthreads ? run->nthreads : 1), sizeof(*r->threads));
+	for (int i = 0; r->threads && i < run->nthreads; i++) {
+		struct ut_thread *t = &run->threads[i];
+		struct ut_thread_result *tr = &r->threads[r->nthreads++];
+
+		tr->kind = ut_thread_role_name(t);
+		tr->idx = t->idx;
+		tr->cpu_planned = t->cpu_planned;
+		tr->node = t->node;
+		tr->cpu_start = -1;
+		tr->cpu_end = __atomic_load_n(&t->cpu_seen, __ATOMIC_RELAXED);
+		tr->ktid = __atomic_load_n(&t->ktid, __ATOMIC_RELAXED);
+	}
+	/* What the library reported meanwhile, and whom it named. */
+	ut_lib_stall_section(run, now, r);
 	r->cb_posted = posted;
 	r->cb_invoked = invoked;
 	snprintf(r->note, sizeof(r->note), "%s", why);
