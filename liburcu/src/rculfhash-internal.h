@@ -70,6 +70,9 @@ enum {
 /* Auto-resize policy (rculfhash-table.c). */
 #define LFHT_COMMIT_ORDER	10	/* split counters commit every 1024 */
 #define LFHT_MAX_SPLIT		64	/* most split counters per table */
+#define LFHT_SAMPLE_ORDER	4	/* AUTO_RESIZE alone: 1 node in 16 counted */
+#define LFHT_CHAIN_LEN		3	/* small tables: chain that triggers a check */
+#define LFHT_CHAIN_LEN_UNSAMPLED 8	/* the same for an add that is not sampled */
 
 /*
  * One split counter per CPU slot, each on its own cache line: adds and
@@ -88,7 +91,7 @@ struct cds_lfht {
 	unsigned long flat_limit;
 	uintptr_t *tbl;			/* biased bases of the other buckets */
 	const struct rcu_flavor_struct *flavor;
-	struct urcu_i_lfht_split *split;	/* counters (counting tables), from creation */
+	struct urcu_i_lfht_split *split;	/* counters (ACCOUNTING or AUTO_RESIZE), from creation */
 	unsigned char kind;		/* LFHT_MM_* */
 	unsigned char min_alloc_order;	/* order 0 holds 2^min_alloc_order buckets */
 	unsigned char max_order;	/* at most 2^max_order buckets */
@@ -99,7 +102,7 @@ struct cds_lfht {
 	unsigned char small;		/* mmap backend: calloc'd, nothing reserved */
 
 	/* ---- written by updaters now and then, and by resizes ---- */
-	long count;			/* committed node count (accounting) */
+	long count;			/* committed node count (estimate without ACCOUNTING) */
 	unsigned long resize_target;	/* size the resizes are heading for */
 	const struct cds_lfht_mm_type *mm;
 	const struct cds_lfht_alloc *alloc;
@@ -241,9 +244,40 @@ struct urcu_i_lfht_pos {
 bool urcu_i_lfht_find_pos(struct cds_lfht_node *start, unsigned long rh, int where,
 		struct urcu_i_lfht_pos *pos);
 
+/*
+ * Multiplicative mix of a hash (Fibonacci hashing: 2^W / golden ratio):
+ * its top bits depend on every bit of the hash, also for hashes whose
+ * low or high bits are constant.
+ */
+static inline unsigned long urcu_i_lfht_mix(unsigned long hash)
+{
+#if CAA_BITS_PER_LONG == 64
+	return hash * 0x9E3779B97F4A7C15UL;
+#else
+	return hash * 0x9E3779B9UL;
+#endif
+}
+
+/*
+ * Is a node of this hash in the sample that an AUTO_RESIZE table without
+ * CDS_LFHT_ACCOUNTING counts (rculfhash-table.c, top)?  The test depends
+ * on the hash alone, so a node's add and its del are both counted or both
+ * not.  Cost: a multiply and a compare.
+ */
+static inline bool urcu_i_lfht_sampled(unsigned long hash)
+{
+	return (urcu_i_lfht_mix(hash) >> (CAA_BITS_PER_LONG - LFHT_SAMPLE_ORDER)) == 0;
+}
+
 /* rculfhash-table.c: accounting and the auto-resize policy. */
+/* CDS_LFHT_ACCOUNTING tables: every add and del. */
 void urcu_i_lfht_count_add(struct cds_lfht *ht, unsigned long hash, unsigned int chain);
 void urcu_i_lfht_count_del(struct cds_lfht *ht, unsigned long hash);
+/* CDS_LFHT_AUTO_RESIZE alone: the adds and dels of sampled hashes. */
+void urcu_i_lfht_sample_add(struct cds_lfht *ht, unsigned long hash, unsigned int chain);
+void urcu_i_lfht_sample_del(struct cds_lfht *ht, unsigned long hash);
+/* AUTO_RESIZE alone: the small-table check after an add met a long chain. */
+void urcu_i_lfht_chain_check(struct cds_lfht *ht);
 long urcu_i_lfht_split_sum(struct cds_lfht *ht);
 /* Free every allocation of a table (nothing may use it any more). */
 void urcu_i_lfht_free(struct cds_lfht *ht);

@@ -3,32 +3,62 @@
  * RCU lock-free hash table: creation, destruction, node accounting and the
  * auto-resize policy.
  *
- * Accounting.  A table with CDS_LFHT_ACCOUNTING or CDS_LFHT_AUTO_RESIZE
- * counts its nodes in split counters, one cache line per CPU slot (the
- * slot of sched_getcpu(), or of the hash when the CPU is unknown), so
- * that updates on different CPUs do not share a line.  The counters are
- * allocated at creation, so that no update ever allocates (or fails to).
- * Every 2^LFHT_COMMIT_ORDER (1024) adds or removals on one slot are
- * committed to the table-wide count.
+ * Accounting: what an update counts, by the table's flags.
+ *  - CDS_LFHT_ACCOUNTING (with or without AUTO_RESIZE): every add and del,
+ *    exactly, in split counters, one cache line per CPU slot (the slot of
+ *    sched_getcpu(), or of the hash when the CPU is unknown), so that
+ *    updates on different CPUs do not share a line: a sched_getcpu() and a
+ *    relaxed atomic add per update.  cds_lfht_count_nodes() reports the
+ *    sum.  The program asked for it.
+ *  - CDS_LFHT_AUTO_RESIZE alone: a sample.  Only nodes whose hash is in it
+ *    (urcu_i_lfht_sampled(): the top LFHT_SAMPLE_ORDER bits of the hash
+ *    times 2^W/phi are zero, 1 hash in 16) are counted, in the slot the
+ *    next bits of that product pick (no sched_getcpu()).  Every other
+ *    update costs a multiply and a compare.  Membership depends on the
+ *    hash alone, so a node's add and del are both counted or both not:
+ *    the count of sampled nodes is exact (it never drifts), and 16 times it
+ *    estimates the node count (binomial: a standard deviation of 4% at
+ *    10,000 nodes, 12% at 1,000, for a hash that spreads its keys).
+ *  - neither: nothing.
+ * Every 2^LFHT_COMMIT_ORDER (1024) counted adds or removals on one slot
+ * are committed to the table-wide count, ht->count, in nodes (a sampled
+ * commit stands for 1024 * 16).  The counters are allocated at creation
+ * (both counting kinds), so that no update ever allocates (or fails to).
+ *
+ * liburcu (0.13.2 to 0.15, src/rculfhash.c) allocates and updates split
+ * counters only with ACCOUNTING; an AUTO_RESIZE table without it grows
+ * from chain length alone (an add that walks past 3 distinct hashes in its
+ * bucket asks for 4 times the size it loaded, 8 times from 5) and never
+ * shrinks automatically.  Chain length alone, under churn at a constant
+ * count, keeps growing the table: the chance of a long chain falls with
+ * the load but never reaches zero (1,000 live keys under 200,000 adds and
+ * removes reach 2^16 buckets there; tests/hash/test_hash_autoresize.c
+ * "small").  The sample bounds both ways.
  *
  * Auto-resize (CDS_LFHT_AUTO_RESIZE), decided on the updater's thread and
  * carried out on the background thread (rculfhash-worker.c).  Every
  * decision compares the count with the size the table is heading for,
  * resize_target (equal to size unless a resize is queued or running),
- * not with the current size:
+ * not with the current size.  "large" below is large_count(): 1024
+ * counted updates per slot, in nodes (2^10 * slots with ACCOUNTING,
+ * 2^14 * slots with the sample), the most the committed count can be off:
  *  - when a commit brings the count to a power of two of at least
- *    LFHT_GROW_LOAD * resize_target, the table grows to count buckets
- *    (load 1);
- *  - with CDS_LFHT_ACCOUNTING, when a commit brings it down to a power of
- *    two at most resize_target / LFHT_SHRINK_LOAD_INV, it shrinks to count
- *    buckets (only once the count is trustworthy: at least 1024 per slot);
- *  - small tables, whose count has not reached 1024 per slot: an add that
- *    walked past at least LFHT_CHAIN_LEN distinct hashes in its bucket
- *    sums the split counters, and the table grows to that exact count
- *    rounded up to a power of two, only if the count exceeds
- *    resize_target.  A long chain alone (bad luck at a low load) never
- *    grows the table, so a small table stays small however long it is
- *    used.
+ *    LFHT_GROW_LOAD * resize_target and at least 2 * large, the table
+ *    grows to count buckets (load 1);
+ *  - when a commit brings it down to a power of two at most resize_target
+ *    / LFHT_SHRINK_LOAD_INV and at least large, it shrinks to count
+ *    buckets (with the sample too: a table without ACCOUNTING shrinks,
+ *    which liburcu's never does by itself; below large it keeps its size);
+ *  - small tables, committed count below 2 * large: an add that walked past
+ *    at least LFHT_CHAIN_LEN distinct hashes in its bucket sums the split
+ *    counters, and the table grows to that count (the sample: 16 times
+ *    one more sampled node than found) rounded up to a power of two, only
+ *    if it exceeds resize_target.  With ACCOUNTING every such add sums;
+ *    with the sample only a sampled one, or one that walked past
+ *    LFHT_CHAIN_LEN_UNSAMPLED (8) hashes, so that a table whose few nodes
+ *    include none of the sample still grows.  A long chain alone (bad luck
+ *    at a low load) never grows the table, so a small table stays small
+ *    however long it is used.
  * A grow request raises resize_target, a shrink request lowers it; the
  * background thread resizes until size == resize_target, so the last
  * decision wins even over a resize still queued or running.  The request
@@ -60,7 +90,6 @@
 
 #define LFHT_GROW_LOAD		2	/* grow at count >= 2 * size */
 #define LFHT_SHRINK_LOAD_INV	4	/* shrink at count <= size / 4 */
-#define LFHT_CHAIN_LEN		3	/* small tables: chain that triggers a check */
 
 static bool is_pow2(unsigned long v)
 {
@@ -303,7 +332,25 @@ static void request_resize(struct cds_lfht *ht, unsigned long target, bool grow)
 	}
 }
 
-/* Commit delta (+-1024) to the table-wide count; apply the policy. */
+/* log2 of the nodes one counted update stands for (see the top). */
+static unsigned int unit_order(const struct cds_lfht *ht)
+{
+	return (ht->flags & CDS_LFHT_ACCOUNTING) ? 0 : LFHT_SAMPLE_ORDER;
+}
+
+/*
+ * 1024 counted updates per slot, in nodes: how far the committed count may
+ * be from the true one (each slot's adds, or dels, may cross a commit point
+ * before the other's).  A shrink needs a count at least this large, a
+ * grow from a commit twice this (the true count is then at least half the
+ * committed one); below that the small-table check decides.
+ */
+static unsigned long large_count(const struct cds_lfht *ht)
+{
+	return ((unsigned long) ht->split_mask + 1) << (LFHT_COMMIT_ORDER + unit_order(ht));
+}
+
+/* Commit delta (+-1024 counted updates, in nodes) to the count; apply the policy. */
 static void commit_count(struct cds_lfht *ht, long delta)
 {
 	long count = uatomic_add_return_mo(&ht->count, delta, CMM_RELAXED);
@@ -314,52 +361,98 @@ static void commit_count(struct cds_lfht *ht, long delta)
 	if (uatomic_read(&ht->state) & LFHT_DESTROYING)
 		return;
 	if (delta > 0) {
-		if (c >= LFHT_GROW_LOAD * heading(ht))
+		if (c >= LFHT_GROW_LOAD * heading(ht) && c >= 2 * large_count(ht))
 			request_resize(ht, c, true);
-	} else if (ht->flags & CDS_LFHT_ACCOUNTING) {
-		if (c * LFHT_SHRINK_LOAD_INV <= heading(ht)
-				&& c >= ((unsigned long) ht->split_mask + 1) << LFHT_COMMIT_ORDER)
-			request_resize(ht, c, false);
+	} else if (c * LFHT_SHRINK_LOAD_INV <= heading(ht) && c >= large_count(ht)) {
+		request_resize(ht, c, false);
 	}
 }
 
-/* Small-table check after an add that met a long chain (see the top). */
+/*
+ * Small-table check after an add that met a long chain (see the top): the
+ * counted nodes, summed over the slots, in nodes.  Without ACCOUNTING the
+ * estimate counts one sampled node more than found, so that a table whose
+ * few nodes include none of the sample still grows to 2^LFHT_SAMPLE_ORDER
+ * buckets.
+ */
 static void check_chain(struct cds_lfht *ht)
 {
-	unsigned long limit = ((unsigned long) ht->split_mask + 1) << LFHT_COMMIT_ORDER;
+	unsigned int unit = unit_order(ht);
+	unsigned long est;
 	long n;
 
-	if ((unsigned long) uatomic_read(&ht->count) >= limit)
+	if ((unsigned long) uatomic_read(&ht->count) >= 2 * large_count(ht))
 		return;		/* large: the committed count decides */
 	n = urcu_i_lfht_split_sum(ht);
-	if (n <= 0 || (unsigned long) n <= heading(ht))
+	if (unit)
+		n = n < 0 ? 1 : n + 1;
+	if (n <= 0)
+		return;
+	est = (unsigned long) n << unit;
+	if (est <= heading(ht))
 		return;
 	if (uatomic_read(&ht->state) & LFHT_DESTROYING)
 		return;
-	request_resize(ht, 1UL << urcu_i_lfht_order((unsigned long) n), true);
+	request_resize(ht, 1UL << urcu_i_lfht_order(est), true);
+}
+
+/* Count an add on a slot; unit: log2 of the nodes it stands for. */
+static void count_add_at(struct cds_lfht *ht, unsigned int slot, unsigned int unit,
+		bool check)
+{
+	unsigned long v;
+
+	/* Relaxed: a statistic; the policy tolerates any interleaving. */
+	v = uatomic_add_return_mo(&ht->split[slot].add, 1, CMM_RELAXED);
+	if (caa_unlikely(!(v & ((1UL << LFHT_COMMIT_ORDER) - 1))))
+		commit_count(ht, 1L << (LFHT_COMMIT_ORDER + unit));
+	else if (caa_unlikely(check))
+		check_chain(ht);
+}
+
+static void count_del_at(struct cds_lfht *ht, unsigned int slot, unsigned int unit)
+{
+	unsigned long v;
+
+	/* Relaxed: as in count_add_at. */
+	v = uatomic_add_return_mo(&ht->split[slot].del, 1, CMM_RELAXED);
+	if (caa_unlikely(!(v & ((1UL << LFHT_COMMIT_ORDER) - 1))))
+		commit_count(ht, -(1L << (LFHT_COMMIT_ORDER + unit)));
 }
 
 void urcu_i_lfht_count_add(struct cds_lfht *ht, unsigned long hash, unsigned int chain)
 {
-	struct urcu_i_lfht_split *split = ht->split;	/* counting tables have them */
-	unsigned long v;
-
-	/* Relaxed: a statistic; the policy tolerates any interleaving. */
-	v = uatomic_add_return_mo(&split[split_index(ht, hash)].add, 1, CMM_RELAXED);
-	if (caa_unlikely(!(v & ((1UL << LFHT_COMMIT_ORDER) - 1))))
-		commit_count(ht, 1L << LFHT_COMMIT_ORDER);
-	else if (caa_unlikely(chain >= LFHT_CHAIN_LEN)
-			&& (ht->flags & CDS_LFHT_AUTO_RESIZE))
-		check_chain(ht);
+	count_add_at(ht, split_index(ht, hash), 0,
+		chain >= LFHT_CHAIN_LEN && (ht->flags & CDS_LFHT_AUTO_RESIZE));
 }
 
 void urcu_i_lfht_count_del(struct cds_lfht *ht, unsigned long hash)
 {
-	struct urcu_i_lfht_split *split = ht->split;	/* counting tables have them */
-	unsigned long v;
+	count_del_at(ht, split_index(ht, hash), 0);
+}
 
-	/* Relaxed: as in urcu_i_lfht_count_add. */
-	v = uatomic_add_return_mo(&split[split_index(ht, hash)].del, 1, CMM_RELAXED);
-	if (caa_unlikely(!(v & ((1UL << LFHT_COMMIT_ORDER) - 1))))
-		commit_count(ht, -(1L << LFHT_COMMIT_ORDER));
+/*
+ * The slot of a sampled hash: the bits of the mixed hash below those that
+ * chose the sample.  No sched_getcpu(): a sampled update is rare enough
+ * that two CPUs sharing a slot now and then cost little.
+ */
+static unsigned int sample_slot(const struct cds_lfht *ht, unsigned long hash)
+{
+	return (unsigned int) (urcu_i_lfht_mix(hash)
+		>> (CAA_BITS_PER_LONG - LFHT_SAMPLE_ORDER - 8)) & ht->split_mask;
+}
+
+void urcu_i_lfht_sample_add(struct cds_lfht *ht, unsigned long hash, unsigned int chain)
+{
+	count_add_at(ht, sample_slot(ht, hash), LFHT_SAMPLE_ORDER, chain >= LFHT_CHAIN_LEN);
+}
+
+void urcu_i_lfht_sample_del(struct cds_lfht *ht, unsigned long hash)
+{
+	count_del_at(ht, sample_slot(ht, hash), LFHT_SAMPLE_ORDER);
+}
+
+void urcu_i_lfht_chain_check(struct cds_lfht *ht)
+{
+	check_chain(ht);
 }

@@ -218,9 +218,31 @@ static inline bool link_at(const struct urcu_i_lfht_pos *pos, struct cds_lfht_no
 			(uintptr_t) node | (pos->prev_next & LFHT_OWN_FLAGS)) == pos->prev_next;
 }
 
-static inline bool counting(const struct cds_lfht *ht)
+/*
+ * What an update counts (rculfhash-table.c, top): a CDS_LFHT_ACCOUNTING
+ * table every add and del; a CDS_LFHT_AUTO_RESIZE table without it only
+ * the nodes of sampled hashes (1 in 16), the others at the cost of a
+ * multiply and a compare (and an add that met a very long chain a check
+ * of the small-table policy); a table with neither flag nothing.
+ */
+static inline void account_add(struct cds_lfht *ht, unsigned long hash, unsigned int chain)
 {
-	return ht->flags & (CDS_LFHT_ACCOUNTING | CDS_LFHT_AUTO_RESIZE);
+	if (ht->flags & CDS_LFHT_ACCOUNTING)
+		urcu_i_lfht_count_add(ht, hash, chain);
+	else if (!(ht->flags & CDS_LFHT_AUTO_RESIZE))
+		return;
+	else if (caa_unlikely(urcu_i_lfht_sampled(hash)))
+		urcu_i_lfht_sample_add(ht, hash, chain);
+	else if (caa_unlikely(chain >= LFHT_CHAIN_LEN_UNSAMPLED))
+		urcu_i_lfht_chain_check(ht);
+}
+
+static inline void account_del(struct cds_lfht *ht, unsigned long hash)
+{
+	if (ht->flags & CDS_LFHT_ACCOUNTING)
+		urcu_i_lfht_count_del(ht, hash);
+	else if ((ht->flags & CDS_LFHT_AUTO_RESIZE) && caa_unlikely(urcu_i_lfht_sampled(hash)))
+		urcu_i_lfht_sample_del(ht, hash);
 }
 
 void cds_lfht_node_init_deleted(struct cds_lfht_node *node)
@@ -376,8 +398,7 @@ void cds_lfht_add(struct cds_lfht *ht, unsigned long hash, struct cds_lfht_node 
 				POS_AFTER_EQUAL, &pos) && link_at(&pos, node))
 			break;
 	}
-	if (counting(ht))
-		urcu_i_lfht_count_add(ht, hash, pos.chain);
+	account_add(ht, hash, pos.chain);
 }
 
 /*
@@ -408,8 +429,7 @@ static struct cds_lfht_node *add_unique(struct cds_lfht *ht, unsigned long hash,
 		if (link_at(&pos, node))
 			break;
 	}
-	if (counting(ht))
-		urcu_i_lfht_count_add(ht, hash, pos.chain);
+	account_add(ht, hash, pos.chain);
 	return node;
 }
 
@@ -491,7 +511,6 @@ int cds_lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node)
 		w = found;
 	}
 	unlink_removed(ht, node);
-	if (counting(ht))
-		urcu_i_lfht_count_del(ht, node->reverse_hash);
+	account_del(ht, node->reverse_hash);
 	return 0;
 }

@@ -32,7 +32,7 @@ lib=$ref/usr/lib/x86_64-linux-gnu
 [ -d "$lib" ] || lib=$ref/usr/lib
 mkdir -p "$out"
 
-tests=${*:-"test_hash_api test_hash_cxx test_hash_concurrent test_hash_destroy test_hash_fork test_hash_mm test_hash_autoresize test_hash_umbrella test_hash_misuse"}
+tests=${*:-"test_hash_api test_hash_cxx test_hash_concurrent test_hash_destroy test_hash_fork test_hash_mm test_hash_autoresize test_hash_umbrella test_hash_misuse test_hash_accounting"}
 flavors="memb mb qsbr bp signal"
 fail=0
 for t in $tests; do

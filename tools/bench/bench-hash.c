@@ -14,6 +14,9 @@
  * -m mixed -n KEYS -c THREADS: 90% lookup / 5% add_unique / 5% del on an
  *          AUTO_RESIZE | ACCOUNTING table; removed nodes freed with
  *          call_rcu.  Prints hash.mixed<KEYS>.t<THREADS> in ops/s.
+ * -m mixed-auto: the same on an AUTO_RESIZE table without ACCOUNTING
+ *          (which liburcu grows from chain lengths and we from a sampled
+ *          count).  Prints hash.mixedauto<KEYS>.t<THREADS>.
  * -m resize -n KEYS: explicit cds_lfht_resize of a table holding KEYS
  *          nodes from 2^10 to 2^20 buckets and back, one thread looking up
  *          throughout.  Prints hash.grow and hash.shrink in ms.
@@ -306,15 +309,18 @@ int main(int argc, char **argv)
 		snprintf(name, sizeof(name), "hash.%s%ld.t%d", mode, n, o.callers);
 		bench_metric(name, rate, "op/s");
 		empty_table();
-	} else if (!strcmp(mode, "mixed")) {
+	} else if (!strcmp(mode, "mixed") || !strcmp(mode, "mixed-auto")) {
+		int accounting = !strcmp(mode, "mixed");
 		double rate;
 
-		ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, NULL);
+		ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE
+				| (accounting ? CDS_LFHT_ACCOUNTING : 0), NULL);
 		if (!ht)
 			bench_die("cds_lfht_new failed");
 		fill(n);
 		rate = run_workers(o.callers, mixed_worker, 0, secs, &errors);
-		snprintf(name, sizeof(name), "hash.mixed%ld.t%d", n, o.callers);
+		snprintf(name, sizeof(name), "hash.mixed%s%ld.t%d", accounting ? "" : "auto",
+			 n, o.callers);
 		bench_metric(name, rate, "op/s");
 		empty_table();
 	} else if (!strcmp(mode, "resize")) {

@@ -233,6 +233,9 @@ for _n in (1000, 1000000):
 RUNS += [
     ("hash-memb", ["-m", "miss", "-n", "1000000", "-c", "1"], 1, ["hash.miss1000000.t1"]),
     ("hash-memb", ["-m", "mixed", "-n", "1000000", "-c", "2"], 1, ["hash.mixed1000000.t2"]),
+    ("hash-memb", ["-m", "mixed-auto", "-n", "1000", "-c", "2"], 1, ["hash.mixedauto1000.t2"]),
+    ("hash-memb", ["-m", "mixed-auto", "-n", "1000000", "-c", "2"], 1,
+     ["hash.mixedauto1000000.t2"]),
     ("hash-memb", ["-m", "resize", "-n", "1000000"], 1, ["hash.grow", "hash.shrink"]),
     ("hash-memb", ["-m", "mem", "-n", "1000"], 1, ["hash.mem.per_table"]),
 ]

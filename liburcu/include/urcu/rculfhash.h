@@ -22,9 +22,10 @@
  *    number of nodes they pass), updates are lock-free (a retry happens only
  *    because another thread's update succeeded).  Neither takes a lock,
  *    allocates memory or waits for another thread.  With
- *    CDS_LFHT_AUTO_RESIZE, an update whose count crosses a resize threshold
- *    also asks the background resize thread for a resize: a few CASes and
- *    at most one futex wake-up system call, never a wait, so it is safe
+ *    CDS_LFHT_AUTO_RESIZE, an update whose count (what is counted when:
+ *    at the creation functions below) crosses a resize threshold also asks
+ *    the background resize thread for a resize: a few CASes and at most
+ *    one futex wake-up system call, never a wait, so it is safe
  *    while another thread forks (call_rcu_before_fork() waits for grace
  *    periods, hence for the caller's read-side critical section).  One
  *    exception: in a child forked without the flavor's fork functions
@@ -122,7 +123,7 @@ static inline void cds_lfht_node_init(struct cds_lfht_node *node caa_unused)
 /* Creation flags. */
 enum {
 	CDS_LFHT_AUTO_RESIZE = (1U << 0),	/* grow/shrink on a background thread */
-	CDS_LFHT_ACCOUNTING = (1U << 1),	/* keep per-CPU node counts */
+	CDS_LFHT_ACCOUNTING = (1U << 1),	/* count every add/del exactly, per CPU */
 };
 
 /*
@@ -184,9 +185,24 @@ URCU_API extern const struct cds_lfht_mm_type cds_lfht_mm_mmap;
  * copied.  attr: kept and returned by cds_lfht_destroy() (the background
  * resize thread is shared by all tables and does not use it).
  *
- * With CDS_LFHT_ACCOUNTING or CDS_LFHT_AUTO_RESIZE the node counters (one
- * cache line per CPU slot, at most 64) are allocated here, so that no
- * update ever allocates.  A CDS_LFHT_AUTO_RESIZE table needs the
+ * What an update counts (the cost of the flags):
+ *  - CDS_LFHT_ACCOUNTING: every add and del (a sched_getcpu() and a
+ *    relaxed atomic add on that CPU's counter line); cds_lfht_count_nodes()
+ *    reports the exact sum.  With CDS_LFHT_AUTO_RESIZE too, the table grows
+ *    and shrinks from that count.
+ *  - CDS_LFHT_AUTO_RESIZE alone: a sample, the nodes whose hash falls in a
+ *    fixed 1/16 of hash values (same for a node's add and its del); other
+ *    updates cost a multiply and a compare.  The table grows from 16 times
+ *    the sampled count (and, while small, when an add meets a long chain
+ *    and the estimate exceeds the size), and shrinks when the estimate
+ *    falls to a quarter of the size, once it is at least 2^14 per CPU slot.
+ *    liburcu counts nothing here, grows from chain length alone and never
+ *    shrinks such a table by itself.
+ *  - neither: nothing is counted and the size changes only by
+ *    cds_lfht_resize().
+ * With either flag the node counters (one cache line per CPU slot, at most
+ * 64) are allocated here, so that no update ever allocates.  A
+ * CDS_LFHT_AUTO_RESIZE table needs the
  * process's background resize thread (one for every table and flavor):
  * the first such table starts it (pthread_create, every signal blocked in
  * it), and the first of each flavor registers the table's fork hooks with
@@ -293,8 +309,9 @@ URCU_API int cds_lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr);
  * cds_lfht_count_nodes: count the nodes.  Inside a read-side critical
  * section.  *count is the number of nodes a traversal met (wait-free, as
  * a traversal); *split_count_before / *split_count_after are the
- * approximate count kept by CDS_LFHT_ACCOUNTING (0 without it), read
- * before and after the traversal.
+ * count kept by CDS_LFHT_ACCOUNTING (adds minus dels, exact once the
+ * updates counted have returned), read before and after the traversal;
+ * 0 without CDS_LFHT_ACCOUNTING, whatever CDS_LFHT_AUTO_RESIZE samples.
  */
 URCU_API void cds_lfht_count_nodes(struct cds_lfht *ht,
 		long *split_count_before,
