@@ -91,7 +91,14 @@ void urcu_i_lfht_dealloc(const struct cds_lfht *ht, void *ptr)
 	ht->alloc->free(ht->alloc->state, ptr);
 }
 
-/* An array of n buckets (huge-page friendly when large and ours). */
+/*
+ * An array of n buckets (huge-page friendly when large and ours).  The
+ * large one is not zeroed: no bucket node is read before it is written
+ * (init_buckets() writes [0, size) at creation; a grow writes each new
+ * node's reverse_hash and next before the CAS that links it, and nothing
+ * reaches a bucket >= size but that grow; rculfhash-resize.c), so zeroing
+ * was a pass over up to max_nr_buckets * 16 bytes for nothing.
+ */
 static struct cds_lfht_node *buckets_alloc(const struct cds_lfht *ht, unsigned long n)
 {
 	size_t bytes = n * NODE_SIZE;
@@ -101,7 +108,6 @@ static struct cds_lfht_node *buckets_alloc(const struct cds_lfht *ht, unsigned l
 		if (posix_memalign(&p, LFHT_HUGE, bytes))
 			return NULL;
 		(void) madvise(p, bytes, MADV_HUGEPAGE);	/* a hint only */
-		memset(p, 0, bytes);
 		return p;
 	}
 	return urcu_i_lfht_calloc(ht, n, NODE_SIZE);
