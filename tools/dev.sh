@@ -22,7 +22,7 @@ usage() {
 
 # Debian packages the build, the tests and urcutorture need.
 packages=(gcc g++ meson ninja-build pkg-config python3 libhwloc-dev libnuma-dev
-	  hwloc-nox man-db groff-base strace spin python3-matplotlib)
+	  hwloc-nox man-db groff-base strace spin python3-matplotlib systemtap-sdt-dev gdb)
 
 install_missing() {
 	local missing=()

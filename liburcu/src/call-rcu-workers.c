@@ -66,6 +66,7 @@
 #include <urcu/static/wfcqueue.h>
 
 #include "call-rcu-internal.h"
+#include "probes.h"
 
 /* Enqueuers and the worker write different cache lines. */
 _Static_assert(offsetof(struct call_rcu_data, cbs_head) == CAA_CACHE_LINE_SIZE,
@@ -240,7 +241,7 @@ static void worker_run_batch(struct call_rcu_data *crdp)
 	struct __cds_wfcq_head batch;
 	struct cds_wfcq_tail batch_tail;
 	struct cds_wfcq_node *node, *next;
-	unsigned long invoked = crdp->invoked, backlog;
+	unsigned long first = crdp->invoked, invoked = first, backlog;
 
 	cds_wfcq_i_init_nolock(&batch, &batch_tail);
 	if (cds_wfcq_i_splice_blocking(&batch, &batch_tail, &crdp->cbs_head,
@@ -249,6 +250,7 @@ static void worker_run_batch(struct call_rcu_data *crdp)
 	backlog = uatomic_read(&crdp->queued) - invoked;
 	if (backlog > crdp->max_backlog)
 		uatomic_set(&crdp->max_backlog, backlog);
+	URCU_PROBE(cb_batch_start, URCU_PROBE_FLAVOR, crdp, backlog);
 
 	/* One grace period for the whole batch (full barrier on both sides). */
 #ifndef URCU_I_SEED_CB_BEFORE_GP
@@ -274,6 +276,7 @@ static void worker_run_batch(struct call_rcu_data *crdp)
 		/* Per callback, so that stats read after rcu_barrier() are exact. */
 		uatomic_set(&crdp->invoked, ++invoked);
 	}
+	URCU_PROBE(cb_batch_end, URCU_PROBE_FLAVOR, crdp, invoked - first);
 }
 
 static void *worker_thread(void *arg)

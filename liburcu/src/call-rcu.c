@@ -52,6 +52,7 @@
 
 #include "call-rcu-internal.h"
 #include "urcu-stall.h"
+#include "probes.h"
 
 struct urcu_i_callrcu URCU_FN(i_callrcu) = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -218,12 +219,14 @@ void URCU_FN(call_rcu)(struct rcu_head *head, void (*func)(struct rcu_head *head
 		URCU_FN(i_read_lock)();
 		crdp = URCU_FN(get_call_rcu_data)();
 		URCU_FN(i_crdp_enqueue)(crdp, &head->next);
+		URCU_PROBE(call_rcu, URCU_PROBE_FLAVOR, crdp, head, func);
 		URCU_FN(i_read_unlock)();
 		return;
 	}
 	urcu_i_callrcu_lock();
 	crdp = crdp_for_nonreader_locked();
 	URCU_FN(i_crdp_enqueue)(crdp, &head->next);
+	URCU_PROBE(call_rcu, URCU_PROBE_FLAVOR, crdp, head, func);
 	urcu_i_callrcu_unlock();
 }
 
@@ -457,11 +460,13 @@ void URCU_FN(barrier)(void)
 				URCU_FN(get_thread_call_rcu_data)()->tid))
 		urcu_common_die("rcu_barrier", "called from a call_rcu callback: this would deadlock");
 
+	URCU_PROBE(barrier_start, URCU_PROBE_FLAVOR);
 	urcu_i_callrcu_lock();
 	cds_list_for_each_entry(crdp, &callrcu.workers, node)
 		n++;
 	if (n == 0) {
 		urcu_i_callrcu_unlock();
+		URCU_PROBE(barrier_end, URCU_PROBE_FLAVOR, n);
 		return;
 	}
 	heads = calloc((size_t) n, sizeof(*heads));
@@ -490,6 +495,7 @@ void URCU_FN(barrier)(void)
 		urcu_common_futex_wait(&done.remaining, v);
 	urcu_i_quiesce_end(was_online);
 	free(heads);
+	URCU_PROBE(barrier_end, URCU_PROBE_FLAVOR, n);
 }
 
 /* ---- Statistics (urcu/call-rcu-stats.h) ---------------------------------- */

@@ -40,6 +40,7 @@
 #include <urcu/list.h>
 
 #include "call-rcu-internal.h"
+#include "probes.h"
 
 #define DEFER_QUEUE_SIZE	4096UL	/* entries per thread; power of two */
 #define DEFER_QUEUE_MASK	(DEFER_QUEUE_SIZE - 1)
@@ -268,6 +269,7 @@ void URCU_FN(defer_rcu)(void (*fct)(void *p), void *p)
 	/* D2: pairs with T2 in defer_thread(). */
 	cmm_smp_mb();
 	wake_thread();						/* D3 */
+	URCU_PROBE(defer_rcu, URCU_PROBE_FLAVOR, fct, p);
 }
 
 /*

@@ -41,6 +41,7 @@
 #include <urcu/static/urcu-signal-nr.h>
 
 #include "common.h"
+#include "probes.h"
 #include "rculfhash-internal.h"
 
 /* Nodes a resize walks between two quiescent points. */
@@ -242,12 +243,14 @@ static unsigned long grow(struct cds_lfht *ht, unsigned long old_size, unsigned 
 	new_size = 1UL << (k - 1);
 	if (new_size <= old_size)
 		return old_size;
+	URCU_PROBE(lfht_resize_start, ht, old_size, new_size);
 	seq_begin(ht);
 	if (!grow_pass(ht, old_size, new_size))
 		return old_size;	/* being destroyed: nobody looks any more */
 	/* Release: the new buckets are linked; pairs with load_size(). */
 	uatomic_store(&ht->size, new_size, CMM_RELEASE);
 	seq_end(ht);
+	URCU_PROBE(lfht_resize_end, ht, old_size, new_size);
 	return new_size;
 }
 
@@ -340,6 +343,7 @@ static void shrink(struct cds_lfht *ht, unsigned long old_size, unsigned long ne
 {
 	unsigned int k, t = urcu_i_lfht_order(new_size), s = urcu_i_lfht_order(old_size);
 
+	URCU_PROBE(lfht_resize_start, ht, old_size, new_size);
 	seq_begin(ht);
 	/* Release: pairs with load_size(); nothing new to publish but order. */
 	uatomic_store(&ht->size, new_size, CMM_RELEASE);
@@ -349,6 +353,7 @@ static void shrink(struct cds_lfht *ht, unsigned long old_size, unsigned long ne
 	seq_end(ht);
 	for (k = s; k > t; k--)
 		ht->mm->free_bucket_table(ht, k);
+	URCU_PROBE(lfht_resize_end, ht, old_size, new_size);
 }
 
 /* ---- driver --------------------------------------------------------------- */

@@ -89,6 +89,7 @@
 
 #include "urcu-internal.h"
 #include "urcu-stall.h"
+#include "probes.h"
 
 #ifdef URCU_I_PHASE_TRACE
 /*
@@ -412,6 +413,7 @@ static void wait_for_readers(unsigned long g)
 		if (!nbusy)
 			break;
 		URCU_FN(i_watch_holdouts)(nbusy);
+		URCU_PROBE(gp_wait_readers, URCU_PROBE_FLAVOR, gp_state.started, nbusy);
 		sleep_on_readers();
 		/* A stall report is due?  (It drops the registry lock around it.) */
 		URCU_FN(i_watch_check)(g);
@@ -469,6 +471,7 @@ static void run_one_gp(void)
 	 */
 	uatomic_store(&gp_state.started, gp_state.started + 1, CMM_RELAXED);
 	URCU_FN(i_watch_begin)(gp_state.started);
+	URCU_PROBE(gp_start, URCU_PROBE_FLAVOR, gp_state.started);
 #ifdef URCU_I_SEED_DONE_BEFORE_SCAN
 	/* seeded bug (test-only, tests/seeded): done published before the scan, waiting callers return early */
 	uatomic_store(&gp_state.done, gp_state.done + 1, CMM_RELEASE);

@@ -30,6 +30,7 @@
 #include <sys/syscall.h>
 
 #include "urcu-internal.h"
+#include "probes.h"
 
 URCU_API __thread struct urcu_i_reader URCU_FN(i_reader) URCU_I_TLS_MODEL = {
 	.ctr = URCU_READER_UNREGISTERED,
@@ -39,6 +40,9 @@ struct urcu_i_registry URCU_FN(i_registry) = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.readers = CDS_LIST_HEAD_INIT(URCU_FN(i_registry).readers),
 };
+
+/* The flavor's name for the USDT probes (probes.h). */
+URCU_PROBE_FLAVOR_DEFINE;
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long init_count;
@@ -92,6 +96,7 @@ void URCU_FN(exit)(void)
 
 static void __attribute__((constructor)) flavor_constructor(void)
 {
+	URCU_PROBE_FLAVOR_TOUCH();
 	URCU_FN(init)();
 }
 
@@ -148,6 +153,7 @@ static void do_register(struct urcu_i_reader *r, bool lazy)
 		seed_order[seed_count++] = r;
 #endif
 	URCU_FN(i_unlock)(&reg->lock);
+	URCU_PROBE(thread_register, URCU_PROBE_FLAVOR, r->ktid, (int) lazy);
 	if (exit_key_ready) {
 		int ret = pthread_setspecific(exit_key, r);
 
@@ -180,6 +186,7 @@ static void do_unregister(struct urcu_i_reader *r)
 	 */
 	uatomic_store(&r->ctr, URCU_READER_UNREGISTERED, CMM_RELEASE);
 	URCU_FN(i_unlock)(&reg->lock);
+	URCU_PROBE(thread_unregister, URCU_PROBE_FLAVOR, r->ktid);
 	/* A grace period may be asleep waiting for this (dead) reader. */
 	URCU_FN(i_wake_updater)();
 }

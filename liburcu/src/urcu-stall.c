@@ -45,6 +45,7 @@
 
 #include "urcu-internal.h"
 #include "urcu-stall.h"
+#include "probes.h"
 
 /* The kernel's RCU CPU stall timeout; a server accepts it (man urcu_gp_stats). */
 #define STALL_DEFAULT_NS	(21ULL * 1000000000ULL)
@@ -224,6 +225,8 @@ static void compose(unsigned long g, uint64_t now)
 
 		if (!(v & URCU_GP_NEST_MASK) || !((v ^ g) & URCU_GP_SEQ_MASK))
 			continue;
+		URCU_PROBE(stall, URCU_PROBE_FLAVOR, watch.seq, r->ktid, now - watch.start_ns,
+			v & URCU_GP_NEST_MASK);
 		if (nheld++ < STALL_MAX_NAMED)
 			say_holdout(&len, r, v, waited);
 	}
@@ -277,6 +280,7 @@ void URCU_FN(i_watch_end)(void)
 		wr(&watch.wait_max, d);
 	wr(&watch.hist[log2_bucket(d)], rd(&watch.hist[log2_bucket(d)]) + 1);
 	wr(&watch.completed, rd(&watch.completed) + 1);
+	URCU_PROBE(gp_end, URCU_PROBE_FLAVOR, watch.seq, d);
 	if (watch.reports) {
 		char line[160];
 
