@@ -31,7 +31,7 @@
 # Cache (downloads, the private apt state, the build trees and logs of the
 # last run): $URCU_CONSUMERS_CACHE, default BUILD_DIR/consumers-cache.
 # Debian's liburcu is unpacked by tools/liburcu-ref.sh into
-# BUILD_DIR/liburcu-ref (shared with the install and bench suites).
+# CACHE/liburcu-ref (or taken from /opt/liburcu-ref).
 # Nothing else is written, except that, as root, missing Build-Depends are
 # installed with apt-get (by name, from the system's own sources).
 #
@@ -49,9 +49,10 @@ cache="${URCU_CONSUMERS_CACHE:-$build/consumers-cache}"
 mkdir -p "$cache"
 cache="$(cd "$cache" && pwd)"
 export JOBS="${URCU_CONSUMERS_JOBS:-$(nproc 2>/dev/null || echo 2)}"
-# meson test sets a random MALLOC_PERTURB_; the consumers' suites run in a
-# plain environment, the same for both sides.
-unset MALLOC_PERTURB_
+# meson test sets a random MALLOC_PERTURB_ and puts our uninstalled
+# libraries on LD_LIBRARY_PATH; the consumers run in a plain environment,
+# the same for both sides, with only the side's library directory.
+unset MALLOC_PERTURB_ LD_LIBRARY_PATH
 
 start_time=$SECONDS
 ntap=0
@@ -60,6 +61,9 @@ tap_ok() { ntap=$((ntap + 1)); echo "ok $ntap - $*"; }
 tap_not_ok() { ntap=$((ntap + 1)); failed=1; echo "not ok $ntap - $*"; }
 diag() { sed 's/^/# /'; }
 skip_all() { echo "1..0 # SKIP $consumer: $*"; exit 0; }
+# A command that fails where nothing expects it: say where, as a TAP failure.
+set -E
+trap 'st=$?; trap - ERR; tap_not_ok "run-consumer.sh: unexpected failure (status $st) at line $LINENO: $BASH_COMMAND"; finish' ERR
 # Under meson (protocol tap) a non-zero exit would turn FAIL into ERROR.
 finish() { echo "1..$ntap"; [ "$failed" = 0 ] || [ -n "${URCU_CONSUMERS_MESON:-}" ] || exit 1; exit 0; }
 bail() { tap_not_ok "$*"; finish; }
@@ -204,7 +208,7 @@ make_pcdir() {
 	[ -f "$pcdir/liburcu.pc" ]
 }
 
-ref_root="$("$srcroot/tools/liburcu-ref.sh" "$build/liburcu-ref" 2>"$work/liburcu-ref.log")" ||
+ref_root="$("$srcroot/tools/liburcu-ref.sh" "$cache/liburcu-ref" 2>"$work/liburcu-ref.log")" ||
 	{ diag <"$work/liburcu-ref.log"; skip_all "cannot obtain Debian's liburcu (tools/liburcu-ref.sh)"; }
 ref_root="$(cd "$ref_root" && pwd)"
 make_pcdir "$ref_root" "$work/pc-ref" || bail "no liburcu.pc under $ref_root"
@@ -285,11 +289,12 @@ check_headers() {
 }
 
 # What the reference side's build and results depend on: the source
-# package, Debian's liburcu, the compiler and this consumer's definition.
+# package, Debian's liburcu (version, files and where it is unpacked), the
+# compiler and this consumer's definition.
 ref_key() {
 	{
 		echo "$SRCPKG $version"
-		echo "liburcu $ref_version $(cd "$ref_root" && find . -name 'liburcu*.so.*' -type f -printf '%p %s\n' | sort)"
+		echo "liburcu $ref_version $ref_root $(cd "$ref_root" && find . -name 'liburcu*.so.*' -type f -printf '%p %s\n' | sort)"
 		gcc --version | head -n 1
 		cat "$here/$consumer.sh"
 	} | sha256sum | cut -d' ' -f1
@@ -341,12 +346,12 @@ run_side() {
 warnings_summary() {
 	local log="$1" all urcu
 	all="$(grep -c ': warning: ' "$log" || true)"
-	urcu="$(grep -E ': warning: |: note: in (definition|expansion) of macro' "$log" |
+	urcu="$({ grep -E ': warning: |: note: in (definition|expansion) of macro' "$log" || true; } |
 		awk '/: warning: / { if (w != "" && u) n++; w = $0; u = ($0 ~ /\/urcu[^ :]*\.h:/) ; next }
 		     { if ($0 ~ /\/urcu[^ :]*\.h:/) u = 1 }
 		     END { if (w != "" && u) n++; print n + 0 }')"
 	echo "summary: compiler warnings: $all, of which located in urcu headers: $urcu"
-	grep -E '/urcu[^ :]*\.h:[0-9]+(:[0-9]+)?: warning: ' "$log" | sed -E 's|^.*/(urcu[^ :]*\.h:)|\1|' |
+	{ grep -E '/urcu[^ :]*\.h:[0-9]+(:[0-9]+)?: warning: ' "$log" || true; } | sed -E 's|^.*/(urcu[^ :]*\.h:)|\1|' |
 		sort | uniq -c | sort -rn | head -n 3 | sed -E 's/^ *([0-9]+) (.*)/summary:   \1x \2/'
 }
 
@@ -406,9 +411,9 @@ while IFS= read -r name; do
 	fi
 done < <(cut -f1 "$ref_res" "$ours_res" | awk '!seen[$0]++')
 
-printf '# %-20s %-16s %8s %8s %8s\n' consumer side passed failed skipped
-printf '# %-20s %-16s %8s %8s %8s\n' "$SRCPKG $version" "liburcu $ref_version" "$ref_pass" "$ref_fail" "$ref_skip"
-printf '# %-20s %-16s %8s %8s %8s\n' "$SRCPKG $version" "ours $ours_version" "$ours_pass" "$ours_fail" "$ours_skip"
+printf '# %-32s %-16s %8s %8s %8s\n' consumer side passed failed skipped
+printf '# %-32s %-16s %8s %8s %8s\n' "$SRCPKG $version" "liburcu $ref_version" "$ref_pass" "$ref_fail" "$ref_skip"
+printf '# %-32s %-16s %8s %8s %8s\n' "$SRCPKG $version" "ours $ours_version" "$ours_pass" "$ours_fail" "$ours_skip"
 summaries ref | sed "s/^/# liburcu $ref_version: /"
 summaries ours | sed "s/^/# ours $ours_version: /"
 if [ "${built[ours]}" = 1 ] && [ ${#regressions[@]} -eq 0 ] && [ "$ours_pass" -ge "$ref_pass" ]; then
