@@ -42,6 +42,17 @@ install_missing() {
 	apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# Whether this kernel runs 32-bit x86 programs (IA32 emulation).
+can_run_m32() {
+	local t
+	t="$(mktemp -d)"
+	echo 'int main(void) { return 0; }' > "$t/m32.c"
+	gcc -m32 "$t/m32.c" -o "$t/m32" 2>/dev/null && "$t/m32" 2>/dev/null
+	local rc=$?
+	rm -rf "$t"
+	return $rc
+}
+
 build_tree() {
 	if [ ! -f "$build/build.ninja" ]; then
 		meson setup "$build" "$here"
@@ -68,6 +79,25 @@ test32)
 	packages+=(gcc-multilib g++-multilib)
 	install_missing
 	build32="${BUILD32_DIR:-$here/build-m32}"
+	if ! can_run_m32; then
+		# A kernel without IA32 emulation (seen on some VMs) cannot run
+		# -m32 programs, so Meson's native sanity check fails.  Build
+		# everything as a cross build instead (catches 32-bit compile
+		# errors and warnings) and say plainly that nothing ran.
+		build32="${build32}-cross"
+		cross="$build32.ini"
+		printf '%s\n' "[binaries]" "c = ['gcc', '-m32']" "cpp = ['g++', '-m32']" \
+			"ar = 'ar'" "strip = 'strip'" "pkg-config = 'false'" \
+			"[properties]" "needs_exe_wrapper = true" \
+			"[host_machine]" "system = 'linux'" "cpu_family = 'x86'" \
+			"cpu = 'i686'" "endian = 'little'" > "$cross"
+		[ -f "$build32/build.ninja" ] || meson setup "$build32" "$here" \
+			--cross-file "$cross" -Dhwloc=disabled -Dnuma=disabled
+		ninja -C "$build32"
+		echo "test32: SKIPPED running the 32-bit tests: this kernel cannot execute" \
+			"32-bit x86 programs (Exec format error); the -m32 build compiled (warnings, if any, above)"
+		exit 0
+	fi
 	if [ ! -f "$build32/build.ninja" ]; then
 		meson setup "$build32" "$here" -Dc_args=-m32 -Dc_link_args=-m32 \
 			-Dcpp_args=-m32 -Dcpp_link_args=-m32 -Dhwloc=disabled -Dnuma=disabled

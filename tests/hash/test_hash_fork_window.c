@@ -73,7 +73,8 @@ static void batch_free(struct rcu_head *head)
 
 static void *updater(void *arg)
 {
-	unsigned long seed = (unsigned long) arg << 32, round = 0;
+	/* Disjoint key ranges per updater: half the bits of a long each. */
+	unsigned long seed = (unsigned long) arg << (sizeof(long) * 4), round = 0;
 	struct batch *b;
 	int i;
 

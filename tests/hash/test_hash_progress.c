@@ -31,6 +31,8 @@
  * as a table that locked on those paths would; a victim frozen inside
  * one stops everybody.
  */
+#include <stdint.h>
+
 #include "hash-test.h"
 
 #include <linux/futex.h>
@@ -110,7 +112,9 @@ static int pmatch(struct cds_lfht_node *node, const void *key)
 static void *updater(void *arg)
 {
 	struct updater *u = (struct updater *) arg;
-	unsigned long r = 0x9e3779b9UL * (unsigned long) (u->id + 1), k, key;
+	/* 64-bit state on every target: the shifts below take its high bits. */
+	uint64_t r = 0x9e3779b9ULL * (uint64_t) (u->id + 1);
+	unsigned long k, key;
 	unsigned long long next_update = 0, now;
 	struct cds_lfht_iter iter;
 	struct pnode *p;
@@ -120,8 +124,8 @@ static void *updater(void *arg)
 	T_FN(register_thread)();
 	my_in_op = &u->in_op;
 	while (!uatomic_load(&stop, CMM_RELAXED)) {
-		r = r * 6364136223846793005UL + 1442695040888963407UL;
-		k = (r >> 33) % KEYS;
+		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+		k = (unsigned long) ((r >> 33) % KEYS);
 		now = t_now_ns();
 		update = now >= next_update;
 		if (update)
@@ -131,7 +135,7 @@ static void *updater(void *arg)
 		uatomic_set(&u->in_op, 1);
 		t_lock();
 		/* A lookup of some updater's key. */
-		key = ((r >> 17) % UPDATERS) * KEYS + (r >> 40) % KEYS;
+		key = (unsigned long) (((r >> 17) % UPDATERS) * KEYS + (r >> 40) % KEYS);
 		cds_lfht_lookup(ht, t_hash(key), pmatch, &key, &iter);
 		/* An update of one of ours, now and then. */
 		key = (unsigned long) u->id * KEYS + k;
