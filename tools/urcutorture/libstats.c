@@ -483,18 +483,6 @@ void ut_lib_thread_name(const struct ut_result *r, int tid, char *buf, size_t le
 			snprintf(buf, len, "%s %d", r->threads[i].kind, r->threads[i].idx);
 }
 
-static void fmt_dur(uint64_t ns, char *buf, size_t len)
-{
-	if (ns >= 1000000000ull)
-		snprintf(buf, len, "%.3fs", ns / 1e9);
-	else if (ns >= 1000000ull)
-		snprintf(buf, len, "%.2fms", ns / 1e6);
-	else if (ns >= 1000ull)
-		snprintf(buf, len, "%.1fus", ns / 1e3);
-	else
-		snprintf(buf, len, "%lluns", (unsigned long long)ns);
-}
-
 static void timeout_text(const struct ut_libview *lv, char *buf, size_t len)
 {
 	char d[32];
@@ -542,8 +530,8 @@ void ut_lib_report(const struct ut_config *cfg, const struct ut_result *r)
 
 		for (int i = 0; i < lv->nchecks; i++)
 			bad += !lv->checks[i].ok;
-		fmt_dur(n ? (b->wait_ns_total - a->wait_ns_total) / n : 0, mean, sizeof(mean));
-		fmt_dur(b->wait_ns_max, max, sizeof(max));
+		ut_format_ns(n ? (b->wait_ns_total - a->wait_ns_total) / n : 0, mean, sizeof(mean));
+		ut_format_ns(b->wait_ns_max, max, sizeof(max));
 		ut_out(sink, "  gp-stats        library: %llu grace periods (mean %s, longest since start "
 		       "%s), %llu stall reports, %llu misuse events; urcutorture saw >= %llu end: %s\n",
 		       (unsigned long long)n, mean, max,

@@ -159,17 +159,6 @@ void ut_report_run_start(const struct ut_batch *b, int i)
 	       pass, line);
 }
 
-static void fmt_ns(uint64_t ns, char *buf, size_t len)
-{
-	if (ns >= 1000000000ull)
-		snprintf(buf, len, "%.2fs", ns / 1e9);
-	else if (ns >= 1000000ull)
-		snprintf(buf, len, "%.2fms", ns / 1e6);
-	else if (ns >= 1000ull)
-		snprintf(buf, len, "%.1fus", ns / 1e3);
-	else
-		snprintf(buf, len, "%lluns", (unsigned long long)ns);
-}
 
 static void lat_line(const struct ut_config *cfg, const char *what, const struct ut_hist *h)
 {
@@ -180,14 +169,14 @@ static void lat_line(const struct ut_config *cfg, const char *what, const struct
 
 	if (!h->count)
 		return;
-	fmt_ns(h->min, v, sizeof(v));
+	ut_format_ns(h->min, v, sizeof(v));
 	off = (size_t)snprintf(line, sizeof(line), "  %-15s n=%llu min %s", what,
 			       (unsigned long long)h->count, v);
 	for (int i = 0; i < 4; i++) {
-		fmt_ns(ut_hist_quantile(h, qs[i]), v, sizeof(v));
+		ut_format_ns(ut_hist_quantile(h, qs[i]), v, sizeof(v));
 		off += (size_t)snprintf(line + off, sizeof(line) - off, " %s %s", qn[i], v);
 	}
-	fmt_ns(h->max, v, sizeof(v));
+	ut_format_ns(h->max, v, sizeof(v));
 	snprintf(line + off, sizeof(line) - off, " max %s", v);
 	ut_out(&cfg->sink, "%s\n", line);
 }
@@ -272,8 +261,8 @@ void ut_report_result(const struct ut_config *global, const struct ut_result *r)
 			const struct ut_worker_result *w = &r->workers[i];
 			char p50[32], p99[32], ct[32], gps[32];
 
-			fmt_ns(ut_hist_quantile(w->lat, 0.5), p50, sizeof(p50));
-			fmt_ns(ut_hist_quantile(w->lat, 0.99), p99, sizeof(p99));
+			ut_format_ns(ut_hist_quantile(w->lat, 0.5), p50, sizeof(p50));
+			ut_format_ns(ut_hist_quantile(w->lat, 0.99), p99, sizeof(p99));
 			if (w->cpu_time_s >= 0)
 				snprintf(ct, sizeof(ct), "%.3fs", w->cpu_time_s);
 			else
@@ -322,12 +311,12 @@ void ut_report_matrix(const struct ut_batch *b, const struct ut_result *r, int n
 		char g50[32] = "-", g99[32] = "-", c50[32] = "-", c99[32] = "-", pre[64] = "";
 
 		if (r[i].gp_lat.count) {
-			fmt_ns(ut_hist_quantile(&r[i].gp_lat, 0.5), g50, sizeof(g50));
-			fmt_ns(ut_hist_quantile(&r[i].gp_lat, 0.99), g99, sizeof(g99));
+			ut_format_ns(ut_hist_quantile(&r[i].gp_lat, 0.5), g50, sizeof(g50));
+			ut_format_ns(ut_hist_quantile(&r[i].gp_lat, 0.99), g99, sizeof(g99));
 		}
 		if (r[i].cb_lat.count) {
-			fmt_ns(ut_hist_quantile(&r[i].cb_lat, 0.5), c50, sizeof(c50));
-			fmt_ns(ut_hist_quantile(&r[i].cb_lat, 0.99), c99, sizeof(c99));
+			ut_format_ns(ut_hist_quantile(&r[i].cb_lat, 0.5), c50, sizeof(c50));
+			ut_format_ns(ut_hist_quantile(&r[i].cb_lat, 0.99), c99, sizeof(c99));
 		}
 		if (scn)
 			snprintf(pre, sizeof(pre), "%3d %-12.12s ", rc->run_index + 1, r[i].mode->name);

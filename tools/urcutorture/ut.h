@@ -241,6 +241,8 @@ void ut_spin_ns(uint64_t ns);
 int ut_parse_duration(const char *text, uint64_t *out_ns);
 void ut_format_duration(uint64_t ns, char *buf, size_t len);
 /* A span for people, to the second: "47s", "3m05s", "1h02m". */
+/* A measured duration for people: 2.35ms, 41.2us (report tables, gp-stats lines). */
+void ut_format_ns(uint64_t ns, char *buf, size_t len);
 void ut_format_span(uint64_t ns, char *buf, size_t len);
 
 struct ut_rng {

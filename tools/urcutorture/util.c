@@ -88,6 +88,18 @@ void ut_format_duration(uint64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%lluns", (unsigned long long)ns);
 }
 
+void ut_format_ns(uint64_t ns, char *buf, size_t len)
+{
+	if (ns >= 1000000000ull)
+		snprintf(buf, len, "%.2fs", ns / 1e9);
+	else if (ns >= 1000000ull)
+		snprintf(buf, len, "%.2fms", ns / 1e6);
+	else if (ns >= 1000ull)
+		snprintf(buf, len, "%.1fus", ns / 1e3);
+	else
+		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+}
+
 void ut_format_span(uint64_t ns, char *buf, size_t len)
 {
 	uint64_t s = (ns + 500000000ull) / 1000000000ull;
