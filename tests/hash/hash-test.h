@@ -265,6 +265,24 @@ static inline int t_destroy(struct cds_lfht *ht, pthread_attr_t **attr)
 	return ret;
 }
 
+/*
+ * The library's split counter slots: the configured CPUs rounded up to a
+ * power of two, at most 64 (rculfhash-table.c, split_slots()).
+ */
+static inline unsigned long t_split_slots(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	unsigned long n = 1;
+
+	if (cpus < 1)
+		cpus = 16;
+	if (cpus > 64)
+		cpus = 64;
+	while (n < (unsigned long) cpus)
+		n <<= 1;
+	return n;
+}
+
 /* A sleep that holds up no grace period (qsbr goes offline around it). */
 static inline void t_quiet_sleep_ms(long ms)
 {

@@ -198,20 +198,6 @@ static void test_grow(void)
 	drop_table(ht, TINY);
 }
 
-static unsigned long split_slots(void)
-{
-	long cpus = sysconf(_SC_NPROCESSORS_CONF);
-	unsigned long n = 1;
-
-	if (cpus < 1)
-		cpus = 16;
-	if (cpus > 64)
-		cpus = 64;
-	while (n < (unsigned long) cpus)
-		n <<= 1;
-	return n;
-}
-
 static void test_shrink(unsigned long slots)
 {
 	unsigned long n = 5 * (slots << 14), k;
@@ -240,7 +226,7 @@ int main(void)
 
 	(void) slots;
 #if HT_HAVE_ALLOC
-	slots = split_slots();
+	slots = t_split_slots();
 #endif
 	nodes = (struct tnode *) calloc(slots <= 8 ? 5 * (slots << 14) + BIG : BIG,
 			sizeof(*nodes));

@@ -379,16 +379,7 @@ static void test_fixed(void)
  */
 static unsigned long shrink_unit(void)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_CONF);
-	unsigned long slots = 1;
-
-	if (cpus < 1)
-		cpus = 16;
-	if (cpus > 64)
-		cpus = 64;
-	while (slots < (unsigned long) cpus)
-		slots <<= 1;
-	return slots << 10;
+	return t_split_slots() << 10;
 }
 
 /* A thread inside a read-side critical section until told to leave. */
