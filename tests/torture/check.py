@@ -584,9 +584,66 @@ def help_modes(text):
     return names, default
 
 
+def help_flavors(text):
+    """Flavor names the --flavor=LIST entry of --help describes, in order,
+    with their kinds."""
+    found, inside = [], False
+    for line in text.splitlines():
+        if line.startswith("  --flavor=LIST"):
+            inside = True
+            continue
+        if inside and line.startswith("  --"):
+            break
+        if not inside or len(line) <= HELP_TEXT_COL or line[HELP_TEXT_COL] == " ":
+            continue
+        m = re.match(r"([a-z0-9-]+) \((\w+)\):", line[HELP_TEXT_COL:])
+        if m:
+            found.append((m.group(1), m.group(2)))
+    return found
+
+
+MAN_PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "man",
+                        "urcutorture.1")
+
+
+def man_list(start, stop):
+    """The '.TP' / '.B NAME' items of man/urcutorture.1 from the line start
+    up to the line stop (the modes, or the flavors of --flavor)."""
+    with open(MAN_PAGE) as f:
+        lines = f.read().splitlines()
+    begin = lines.index(start)
+    end = next(i for i in range(begin + 1, len(lines)) if lines[i].startswith(stop))
+    return [lines[i + 1][3:] for i in range(begin, end)
+            if lines[i] == ".TP" and lines[i + 1].startswith(".B ")]
+
+
+def check_flavor_registry():
+    # The flavor registry: --list-flavors, --help and the man page name
+    # exactly the same flavors (and --help and --list-flavors the same kinds).
+    rc, out, err = run(["--list-flavors"], timeout=10)
+    listed = [tuple(line.split()[:2]) for line in out.splitlines()]
+    names = [n for n, _ in listed]
+    ok(rc == 0 and "memb" in names and all(k in ("real", "busted", "seeded") for _, k in listed),
+       "list-flavors: exit 0, memb, every kind real, busted or seeded", out + err)
+    ok(len(set(names)) == len(names), "list-flavors: no name twice", out)
+    rc, out, err = run(["--help"], timeout=10)
+    ok(help_flavors(out) == listed, "help: --flavor names exactly the registered flavors",
+       "help: %s\nlist: %s" % (help_flavors(out), listed))
+    man = man_list(r".BI \-\-flavor= LIST", ".BI ")
+    ok(man == names, "man page: --flavor names exactly the registered flavors",
+       "man: %s\nlist: %s" % (man, names))
+    rc, out, err = run(["--flavor=nap", "--dry-run"], timeout=10)
+    ok(rc == 64 and "unknown flavor 'nap'" in err, "flavor=nap: a usage error", err)
+    for name, kind in listed:
+        if kind != "seeded":   # (their modules: the litmus tests)
+            rc, out, err = run(["--flavor=" + name, "--dry-run"], timeout=10)
+            ok(rc == 0, "%s: accepted (dry run)" % name, out + err)
+
+
 def check_registry():
-    # Every mode of the registry is complete, and --help, --list-modes and
-    # the --mode error all name exactly the registered modes.
+    # Every mode of the registry is complete, and --help, --list-modes, the
+    # --mode error and the man page all name exactly the registered modes;
+    # the same for the flavors (check_flavor_registry).
     rc, out, err = run(["--list-modes"], timeout=10)
     modes = out.split()
     ok(rc == 0 and len(modes) > 0, "list-modes: exit 0 and some modes (got %d)" % rc, out + err)
@@ -608,6 +665,10 @@ def check_registry():
     for mode in modes:
         rc, out, err = run(["--mode=" + mode, "--dry-run"], timeout=10)
         ok(rc == 0 and (" mode=%s " % mode) in out, "%s: accepted (dry run)" % mode, out + err)
+    man = man_list(".SH MODES", ".SH ")
+    ok(man == modes, "man page: MODES names exactly the registered modes",
+       "man: %s\nlist: %s" % (man, modes))
+    check_flavor_registry()
 
 
 CHECKS = {"flavor": lambda: check_flavor(utcheck.ARGS[0], utcheck.ARGS[1:]),

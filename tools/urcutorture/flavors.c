@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The flavors compiled into this binary and the deliberately broken "busted"
- * flavor that proves the detectors work.
+ * The flavor registry (every name --flavor accepts), the flavors compiled
+ * into this binary, and the deliberately broken "busted" and "busted-hang"
+ * flavors that prove the detectors work.
  */
 #include <string.h>
 
@@ -29,42 +30,105 @@ const struct ut_flavor_ops *const ut_flavors[] = {
 	NULL
 };
 
-static const char *const known_names[] = {
-	"memb", "mb", "signal", "qsbr", "bp", "busted", "busted-hang", "busted-freeze",
-	"busted-order-updater", "busted-order-reader", "busted-defer", "busted-early",
-	"busted-stats", NULL
-};
-
+/*
+ * The flavor registry: every name --flavor accepts, in the order --help,
+ * --list-flavors and urcutorture(1) show them (tests/torture/check.py
+ * "registry" checks that the three agree).  Adding a flavor adds one line
+ * here, its getter, its paragraph in the man page and its test.
+ *
+ * Kinds:
+ *   real    a flavor of the library under test, compiled into this binary
+ *           by flavor-ops.c (NULL from its getter when not built).
+ *   busted  a copy of its base flavor's table with some operations replaced
+ *           inside this binary (flavors.c, freeze.c, libstats.c,
+ *           stress-busted.c).
+ *   seeded  the base flavor's real grace-period engine rebuilt with one
+ *           URCU_I_SEED_* step removed, in a module that seeded.c dlopen()s
+ *           (tools/meson.build builds it; the library's own -Dseeded_bug
+ *           builds use the same seeds, but for the library's tests).
+ *
+ * The base of a broken flavor, one rule: a busted flavor (base column NULL)
+ * copies ut_flavor_base(): memb when built, else the first built of mb,
+ * qsbr, bp (signal is never a base: a copied table's grace periods would
+ * not send the signals its readers wait for).  A seeded flavor's base is
+ * the engine its module is compiled from, fixed at build time: its base
+ * column, which must match tools/meson.build's ut_seeded dictionary.
+ */
+static const struct ut_flavor_ops *get_real(const char *name);
 /* seeded.c: the seeded ordering-bug flavors, loaded from their modules. */
 const struct ut_flavor_ops *ut_seeded_ops(const char *name);
 /* stress-busted.c: busted-defer and busted-early (the stress mode's exact checks). */
 const struct ut_flavor_ops *ut_stress_busted_ops(const char *name);
 
-bool ut_flavor_name_known(const char *name)
+const struct ut_flavor_entry ut_flavor_registry[] = {
+	{ "memb", UT_KIND_REAL, NULL, get_real,
+	  "urcu-memb: sys_membarrier() grace periods" },
+	{ "mb", UT_KIND_REAL, NULL, get_real,
+	  "urcu-mb: a full fence in each read-side section" },
+	{ "signal", UT_KIND_REAL, NULL, get_real,
+	  "urcu-signal: readers fenced by a signal per grace period" },
+	{ "qsbr", UT_KIND_REAL, NULL, get_real,
+	  "urcu-qsbr: quiescent-state-based readers" },
+	{ "bp", UT_KIND_REAL, NULL, get_real,
+	  "urcu-bp: readers registered on first use" },
+	{ "busted", UT_KIND_BUSTED, NULL, ut_busted_ops,
+	  "grace periods end and callbacks run at once; must FAIL" },
+	{ "busted-hang", UT_KIND_BUSTED, NULL, ut_busted_hang_ops,
+	  "grace periods never end; must STALL (exit 2)" },
+	{ "busted-freeze", UT_KIND_BUSTED, NULL, ut_busted_freeze_ops,
+	  "grace periods stop 1 s into the run until it stops; must STALL (exit 2)" },
+	{ "busted-stats", UT_KIND_BUSTED, NULL, ut_busted_stats_ops,
+	  "grace-period statistics that count nothing; must FAIL (gp_stats_mismatch)" },
+	{ "busted-defer", UT_KIND_BUSTED, NULL, ut_stress_busted_ops,
+	  "defer_rcu runs the function at once; --mode=stress must FAIL" },
+	{ "busted-early", UT_KIND_BUSTED, NULL, ut_stress_busted_ops,
+	  "synchronize_rcu waits only for the grace period its previous call started; --mode=stress must FAIL" },
+	{ "busted-order-updater", UT_KIND_SEEDED, "memb", ut_seeded_ops,
+	  "memb without the fence before the flip (a module); --mode=litmus must FAIL" },
+	{ "busted-order-reader", UT_KIND_SEEDED, "mb", ut_seeded_ops,
+	  "mb without the reader's fence after publishing its word (a module); --mode=litmus must FAIL" },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
+const char *ut_flavor_kind_name(enum ut_flavor_kind kind)
 {
-	for (int i = 0; known_names[i]; i++)
-		if (!strcmp(known_names[i], name))
-			return true;
-	return false;
+	return kind == UT_KIND_REAL ? "real" : kind == UT_KIND_BUSTED ? "busted" : "seeded";
+}
+
+static const struct ut_flavor_ops *get_real(const char *name)
+{
+	for (int i = 0; ut_flavors[i]; i++)
+		if (!strcmp(ut_flavors[i]->name, name))
+			return ut_flavors[i];
+	return NULL;
+}
+
+const struct ut_flavor_entry *ut_flavor_entry_find(const char *name)
+{
+	for (int i = 0; ut_flavor_registry[i].name; i++)
+		if (!strcmp(ut_flavor_registry[i].name, name))
+			return &ut_flavor_registry[i];
+	return NULL;
 }
 
 const struct ut_flavor_ops *ut_flavor_find(const char *name)
 {
-	if (!strcmp(name, "busted"))
-		return ut_busted_ops();
-	if (!strcmp(name, "busted-hang"))
-		return ut_busted_hang_ops();
-	if (!strcmp(name, "busted-freeze"))	/* freeze.c */
-		return ut_busted_freeze_ops();
-	if (!strcmp(name, "busted-stats"))	/* libstats.c */
-		return ut_busted_stats_ops();
-	if (!strcmp(name, "busted-defer") || !strcmp(name, "busted-early"))
-		return ut_stress_busted_ops(name);
-	if (!strncmp(name, "busted-order-", 13))
-		return ut_seeded_ops(name);
-	for (int i = 0; ut_flavors[i]; i++)
-		if (!strcmp(ut_flavors[i]->name, name))
-			return ut_flavors[i];
+	const struct ut_flavor_entry *e = ut_flavor_entry_find(name);
+
+	return e ? e->get(name) : NULL;
+}
+
+/* The base of the busted flavors (see the registry's comment above). */
+const struct ut_flavor_ops *ut_flavor_base(void)
+{
+	static const char *const order[] = { "memb", "mb", "qsbr", "bp" };
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		const struct ut_flavor_ops *ops = get_real(order[i]);
+
+		if (ops)
+			return ops;
+	}
 	return NULL;
 }
 
@@ -102,23 +166,15 @@ static bool busted_poll_state(unsigned long cookie)
 	return true;
 }
 
-#ifdef UT_HAVE_FLAVOR_MEMB
-# define UT_BUSTED_BASE ut_flavor_memb
-#elif defined(UT_HAVE_FLAVOR_MB)
-# define UT_BUSTED_BASE ut_flavor_mb
-#elif defined(UT_HAVE_FLAVOR_QSBR)
-# define UT_BUSTED_BASE ut_flavor_qsbr
-#else
-# define UT_BUSTED_BASE ut_flavor_bp
-#endif
-
-const struct ut_flavor_ops *ut_busted_ops(void)
+const struct ut_flavor_ops *ut_busted_ops(const char *name)
 {
 	/* Filled on first use, which is option parsing in the main thread. */
 	static struct ut_flavor_ops busted;
 
 	if (!busted.name) {
-		busted = UT_BUSTED_BASE;
+		if (!ut_flavor_base())
+			return NULL;
+		busted = *ut_flavor_base();
 		busted.name = "busted";
 		busted.is_busted = true;
 		busted.synchronize_rcu = busted_sync;
@@ -146,13 +202,15 @@ static void hang_forever(void)
 		ut_sleep_ns(1000000000ull);
 }
 
-const struct ut_flavor_ops *ut_busted_hang_ops(void)
+const struct ut_flavor_ops *ut_busted_hang_ops(const char *name)
 {
 	/* Filled on first use, which is option parsing in the main thread. */
 	static struct ut_flavor_ops hang;
 
 	if (!hang.name) {
-		hang = UT_BUSTED_BASE;
+		if (!ut_flavor_base())
+			return NULL;
+		hang = *ut_flavor_base();
 		hang.name = "busted-hang";
 		hang.is_busted = true;
 		hang.synchronize_rcu = hang_forever;

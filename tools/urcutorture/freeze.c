@@ -23,19 +23,8 @@
 /* How often a frozen call looks at the clock again. */
 #define FREEZE_POLL_NS		1000000ull
 
-/* busted's base flavor (flavors.c): the first of memb, mb, qsbr, bp built. */
-extern const struct ut_flavor_ops ut_flavor_memb, ut_flavor_mb, ut_flavor_qsbr, ut_flavor_bp;
-#ifdef UT_HAVE_FLAVOR_MEMB
-# define FREEZE_BASE	ut_flavor_memb
-#elif defined(UT_HAVE_FLAVOR_MB)
-# define FREEZE_BASE	ut_flavor_mb
-#elif defined(UT_HAVE_FLAVOR_QSBR)
-# define FREEZE_BASE	ut_flavor_qsbr
-#else
-# define FREEZE_BASE	ut_flavor_bp
-#endif
-
-static const struct ut_flavor_ops *const freeze_base = &FREEZE_BASE;
+/* busted's base flavor (ut_flavor_base, flavors.c), set by the getter. */
+static const struct ut_flavor_ops *freeze_base;
 
 static bool frozen(void)
 {
@@ -103,12 +92,15 @@ static bool freeze_poll_state(unsigned long cookie)
 	return freeze_base->poll_state(cookie);
 }
 
-const struct ut_flavor_ops *ut_busted_freeze_ops(void)
+const struct ut_flavor_ops *ut_busted_freeze_ops(const char *name)
 {
 	/* Filled on first use, which is option parsing in the main thread. */
 	static struct ut_flavor_ops freeze;
 
 	if (!freeze.name) {
+		freeze_base = ut_flavor_base();
+		if (!freeze_base)
+			return NULL;
 		freeze = *freeze_base;
 		freeze.name = "busted-freeze";
 		freeze.is_busted = true;

@@ -450,20 +450,20 @@ static int zero_stats(struct ut_gp_stats *out)
 }
 
 /*
- * The first built flavor (memb in a full build) with its own grace periods,
+ * The busted flavors' base (ut_flavor_base: memb in a full build),
  * whose statistics say that none ever ended: the checks above must FAIL it
  * (gp_stats_mismatch) in every mode that runs synchronize_rcu.  NULL when
  * that flavor has no statistics (another library): not built in.
  */
-const struct ut_flavor_ops *ut_busted_stats_ops(void)
+const struct ut_flavor_ops *ut_busted_stats_ops(const char *name)
 {
 	/* Filled on first use, which is option parsing in the main thread. */
 	static struct ut_flavor_ops ops;
 
 	if (!ops.name) {
-		if (!ut_flavors[0] || !ut_flavors[0]->gp_stats)
+		stats_base = ut_flavor_base();
+		if (!stats_base || !stats_base->gp_stats)
 			return NULL;
-		stats_base = ut_flavors[0];
 		ops = *stats_base;
 		ops.name = "busted-stats";
 		ops.gp_stats = zero_stats;

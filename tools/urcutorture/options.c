@@ -20,8 +20,9 @@
 # define UT_VERSION "unknown"
 #endif
 
-/* --help, in three parts: before the modes, the modes (from each mode's
- * help text, see print_help), after them. */
+/* --help, in four parts: before the modes, the modes (from each mode's
+ * help text), the flavors (from the flavor registry, see print_help), after
+ * them. */
 static const char help_head[] =
 "Usage: urcutorture [OPTION]...\n"
 "Torture-test, stress and measure a userspace RCU library.\n"
@@ -31,16 +32,6 @@ static const char help_head[] =
 "Workload:\n";
 
 static const char help_text[] =
-"  --flavor=LIST          memb (default), mb, signal, qsbr, bp, all (the five\n"
-"                           real flavors), busted (deliberately broken: grace\n"
-"                           periods end at once; must FAIL), busted-hang (grace\n"
-"                           periods never end; must STALL, exit 2), busted-freeze\n"
-"                           (grace periods stop after 1 s until the run stops;\n"
-"                           must STALL, exit 2), busted-stats (memb whose\n"
-"                           grace-period statistics count nothing; must FAIL);\n"
-"                           busted-order-updater, busted-order-reader (memb, mb\n"
-"                           minus one ordering step; --mode=litmus must FAIL);\n"
-"                           comma-separated lists are accepted\n"
 "  --call-rcu-layout=LIST default (one shared worker, the default), per-cpu,\n"
 "                           per-thread, rt (per-thread with URCU_CALL_RCU_RT), all\n"
 "  --readers=N            reader threads (default: CPUs; 1 in callback, flood\n"
@@ -119,6 +110,7 @@ static const char help_text[] =
 "                           report becomes TAP comments\n"
 "  --quiet                no periodic stat lines\n"
 "  --list-modes           the modes, one per line\n"
+"  --list-flavors         the flavors, one per line: name, kind, what it is\n"
 "  --help                 this text;  --version  version and library\n"
 "\n"
 "Output: a start line with every parameter and the seed, a stat line every\n"
@@ -142,25 +134,77 @@ static const char help_text[] =
 
 /* The help column: options start at 2, their text at 25, continued at 27. */
 #define HELP_TEXT_COL	25
+#define HELP_WIDTH	79
 
-/* "  --mode=MODE" then every mode's help lines, aligned like the rest. */
+/* One entry of a help list at HELP_TEXT_COL: its first line after label
+ * (the option, or nothing), the others continued as they are. */
+static void print_help_entry(const char *label, const char *pfx, const char *text)
+{
+	const char *line = text;
+
+	while (*line) {
+		size_t n = strcspn(line, "\n");
+
+		printf("%-*s%s%.*s\n", HELP_TEXT_COL, line == text ? label : "",
+		       line == text ? pfx : "", (int)n, line);
+		line += n;
+		if (*line == '\n')
+			line++;
+	}
+}
+
+/* "NAME (KIND): HELP" at HELP_TEXT_COL, wrapped at HELP_WIDTH, the
+ * continuation lines two columns further. */
+static void print_help_flavor(const struct ut_flavor_entry *e)
+{
+	const char *w = e->help;
+	int col = HELP_TEXT_COL;
+
+	col += printf("%*s%s (%s):", HELP_TEXT_COL, "", e->name, ut_flavor_kind_name(e->kind));
+	col -= HELP_TEXT_COL;
+	while (*w) {
+		size_t n = strcspn(w, " ");
+
+		if (col + 1 + (int)n > HELP_WIDTH)
+			col = printf("\n%*s", HELP_TEXT_COL + 2, "") - 2;
+		else
+			col += printf(" ");
+		col += printf("%.*s", (int)n, w);
+		w += n;
+		w += strspn(w, " ");
+	}
+	putchar('\n');
+}
+
+/* "  --mode=MODE" then every mode's help lines, "  --flavor=LIST" then
+ * every registered flavor's, aligned like the rest. */
 static void print_help(void)
 {
 	fputs(help_head, stdout);
-	for (int i = 0; ut_modes[i]; i++) {
-		const char *line = ut_modes[i]->help;
-
-		while (*line) {
-			size_t n = strcspn(line, "\n");
-
-			printf("%-*s%.*s\n", HELP_TEXT_COL, i == 0 && line == ut_modes[i]->help ?
-			       "  --mode=MODE" : "", (int)n, line);
-			line += n;
-			if (*line == '\n')
-				line++;
-		}
-	}
+	for (int i = 0; ut_modes[i]; i++)
+		print_help_entry(i == 0 ? "  --mode=MODE" : "", "", ut_modes[i]->help);
+	print_help_entry("  --flavor=LIST", "", "a comma-separated list of these flavors, or all\n"
+			 "  (the real ones built in); default memb:");
+	for (int i = 0; ut_flavor_registry[i].name; i++)
+		print_help_flavor(&ut_flavor_registry[i]);
 	fputs(help_text, stdout);
+}
+
+/* --list-flavors: "NAME KIND HELP", the help on one line. */
+static void list_flavors(void)
+{
+	for (int i = 0; ut_flavor_registry[i].name; i++) {
+		const struct ut_flavor_entry *e = &ut_flavor_registry[i];
+
+		printf("%-21s %-7s ", e->name, ut_flavor_kind_name(e->kind));
+		for (const char *c = e->help; *c; c++) {
+			if (*c == '\n')
+				while (c[1] == ' ')
+					c++;
+			putchar(*c == '\n' ? ' ' : *c);
+		}
+		putchar('\n');
+	}
 }
 
 /* "stress, gp-latency, ..." */
@@ -287,11 +331,13 @@ static int parse_flavors(const char *text, struct ut_config *cfg)
 				cfg->flavors[cfg->nflavors++] = ut_flavors[i];
 			continue;
 		}
-		if (!ut_flavor_name_known(tok)) {
-			rc = usage_error("--flavor: unknown flavor '%s' (memb, mb, signal, qsbr, bp, all, busted, busted-hang, busted-freeze)", tok);
+		const struct ut_flavor_entry *e = ut_flavor_entry_find(tok);
+
+		if (!e) {
+			rc = usage_error("--flavor: unknown flavor '%s' (see --list-flavors)", tok);
 			break;
 		}
-		const struct ut_flavor_ops *ops = ut_flavor_find(tok);
+		const struct ut_flavor_ops *ops = e->get(tok);
 
 		if (!ops) {
 			fprintf(stderr, "urcutorture: %s%s--flavor: flavor '%s' is not built into this binary\n",
@@ -349,7 +395,7 @@ enum {
 	OPT_STAT, OPT_STALL, OPT_SEED, OPT_PIN, OPT_PIN_R, OPT_PIN_U, OPT_PIN_W,
 	OPT_TOPOLOGY, OPT_DRY_RUN, OPT_JSON, OPT_TAP, OPT_QUIET, OPT_HELP, OPT_VERSION,
 	OPT_LIST_MODES, OPT_SELF_CHECK_MODES, OPT_SCENARIO, OPT_LIST_SCENARIOS, OPT_COMPARE,
-	OPT_REGRESS, OPT_FROM_REPORT, OPT_STUCK_FOR, OPT_LIB_STALL,
+	OPT_REGRESS, OPT_FROM_REPORT, OPT_STUCK_FOR, OPT_LIB_STALL, OPT_LIST_FLAVORS,
 };
 
 static const struct option long_opts[] = {
@@ -387,6 +433,7 @@ static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "list-modes", no_argument, NULL, OPT_LIST_MODES },
+	{ "list-flavors", no_argument, NULL, OPT_LIST_FLAVORS },
 	{ "scenario", required_argument, NULL, OPT_SCENARIO },
 	{ "list-scenarios", no_argument, NULL, OPT_LIST_SCENARIOS },
 	{ "compare", required_argument, NULL, OPT_COMPARE },
@@ -496,6 +543,7 @@ static int parse(int argc, char **argv, struct ut_config *cfg, const struct ut_c
 			case OPT_FROM_REPORT:
 				continue;
 			case OPT_HELP: case OPT_VERSION: case OPT_LIST_MODES: case OPT_SELF_CHECK_MODES:
+			case OPT_LIST_FLAVORS:
 				return usage_error("%s: not an option of a run", name);
 			default:
 				break;
@@ -625,6 +673,9 @@ static int parse(int argc, char **argv, struct ut_config *cfg, const struct ut_c
 		case OPT_LIST_MODES:
 			for (int i = 0; ut_modes[i]; i++)
 				puts(ut_modes[i]->name);
+			return UT_EXIT_OK;
+		case OPT_LIST_FLAVORS:
+			list_flavors();
 			return UT_EXIT_OK;
 		case OPT_SELF_CHECK_MODES:
 			return self_check_modes();

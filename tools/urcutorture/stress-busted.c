@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Test-only flavors that prove the stress mode's exact checks (issue 11,
- * item 2): each is the first built flavor (memb in a full build) with one
- * guarantee broken in a way the old pipeline-age rule (age >= 2 seen by a
+ * item 2): each is the busted flavors' base (ut_flavor_base, flavors.c: memb
+ * in a full build) with one guarantee broken in a way the old pipeline-age rule (age >= 2 seen by a
  * reader) could not see, because the object was only one step early.
  *
  *   busted-defer  defer_rcu runs the function at once, with no grace period.
@@ -27,7 +27,7 @@ const struct ut_flavor_ops *ut_stress_busted_ops(const char *name);
 
 static const struct ut_flavor_ops *base_ops(void)
 {
-	return ut_flavors[0];
+	return ut_flavor_base();
 }
 
 static void defer_at_once(void (*fct)(void *p), void *p)

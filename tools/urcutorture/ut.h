@@ -131,15 +131,34 @@ struct ut_flavor_ops {
 
 /* Flavors compiled into this binary, NULL-terminated; busted is separate. */
 extern const struct ut_flavor_ops *const ut_flavors[];
+
+/* The flavor registry (flavors.c): every name --flavor accepts. */
+enum ut_flavor_kind { UT_KIND_REAL, UT_KIND_BUSTED, UT_KIND_SEEDED };
+
+struct ut_flavor_entry {
+	const char *name;
+	enum ut_flavor_kind kind;
+	/* seeded: the flavor whose engine its module is built from; NULL:
+	 * real, or busted (whose base is ut_flavor_base()). */
+	const char *base;
+	/* The table for name, NULL when not built into this binary. */
+	const struct ut_flavor_ops *(*get)(const char *name);
+	/* --help (wrapped there) and --list-flavors: one line. */
+	const char *help;
+};
+extern const struct ut_flavor_entry ut_flavor_registry[];	/* name NULL ends it */
+const struct ut_flavor_entry *ut_flavor_entry_find(const char *name);
+const char *ut_flavor_kind_name(enum ut_flavor_kind kind);
+/* The table of a registered name, NULL when unknown or not built in. */
 const struct ut_flavor_ops *ut_flavor_find(const char *name);
-const struct ut_flavor_ops *ut_busted_ops(void);
-const struct ut_flavor_ops *ut_busted_hang_ops(void);
+/* The base of the busted flavors, NULL when none of its candidates is built. */
+const struct ut_flavor_ops *ut_flavor_base(void);
+const struct ut_flavor_ops *ut_busted_ops(const char *name);
+const struct ut_flavor_ops *ut_busted_hang_ops(const char *name);
 /* busted-freeze (freeze.c): grace periods stop ~1 s into a run until it stops. */
-const struct ut_flavor_ops *ut_busted_freeze_ops(void);
+const struct ut_flavor_ops *ut_busted_freeze_ops(const char *name);
 /* busted-stats (libstats.c): real grace periods, statistics that never count them. */
-const struct ut_flavor_ops *ut_busted_stats_ops(void);
-/* True when the flavor name is one urcutorture knows (built in or not). */
-bool ut_flavor_name_known(const char *name);
+const struct ut_flavor_ops *ut_busted_stats_ops(const char *name);
 
 /* ---- configuration ---- */
 
