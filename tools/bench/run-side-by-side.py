@@ -76,10 +76,12 @@ for _fl in ("memb", "mb", "qsbr", "bp", "signal"):
     BINARIES["sync-%s" % _fl] = ("bench-sync.c", _fl, True)
 BINARIES["callback-memb"] = ("bench-callback.c", "memb", True)
 BINARIES["hash-memb"] = ("bench-hash.c", "memb", True)
+# Stacks and queues through the libraries' functions (no _LGPL_SOURCE).
+BINARIES["cds-memb"] = ("bench-cds.c", "memb", False)
 BINARIES["scale-memb"] = ("bench-scale.c", "memb", True)
 
 # Extra libraries a binary links (the data-structure benchmarks).
-EXTRA_LIBS = {"hash-memb": ["-lurcu-cds"]}
+EXTRA_LIBS = {"hash-memb": ["-lurcu-cds"], "cds-memb": ["-lurcu-cds"]}
 
 # Benchmarks that may be missing from our library without that being an
 # error: call_rcu lands separately from the core.
@@ -87,7 +89,7 @@ OPTIONAL_OURS = {"callback-memb"}
 
 # The data-structure benchmarks run only when asked for (--only hash, or
 # --data-structures): they take a few minutes of their own.
-DATA_STRUCTURE_BINARIES = {"hash-memb"}
+DATA_STRUCTURE_BINARIES = {"hash-memb", "cds-memb"}
 
 # Runs, in the order of a round: (binary, arguments, processes per side per
 # round, metrics it prints).  The read-side figures move between processes
@@ -166,7 +168,7 @@ AA_RUNS = [
 # Rows that describe the run rather than measure the library (how much CPU
 # the reader had, sample counts, ...): no noise floor, no "vs liburcu".
 DIAGNOSTIC_SUFFIXES = (".reader_cpu", ".samples", ".disturbed", ".rq_wait.p99", ".stalls",
-                       ".threads", ".max_backlog", ".gps", ".cpus", ".floor")
+                       ".threads", ".max_backlog", ".gps", ".cpus", ".floor", ".depth", ".csw")
 
 
 def is_diagnostic(metric):
@@ -213,6 +215,8 @@ def estimate_s(name, args, quick):
         if "resize" in a:
             return 6.0
         return 0.5 if quick else 1.5
+    if name.startswith("cds-"):
+        return 0.8 if quick else 3.3
     if name.startswith("breakdown-"):
         return 0.6 if quick else 2.1
     return 1.0
@@ -239,6 +243,19 @@ RUNS += [
     ("hash-memb", ["-m", "resize", "-n", "1000000"], 1, ["hash.grow", "hash.shrink"]),
     ("hash-memb", ["-m", "mem", "-n", "1000"], 1, ["hash.mem.per_table"]),
 ]
+
+# Stacks and queues, one producer and one consumer: throughput with the
+# regime it ran in beside it (queue depth, push-to-pop latency, consumer
+# sleeps; bench-cds.c explains why).
+for _s in ("wfcqueue", "wfstack", "lfstack", "rculfqueue"):
+    RUNS.append(("cds-memb", ["-m", _s, "-c", "1"], 1,
+                 ["cds.%s.1x1%s" % (_s, _m) for _m in
+                  ("", ".cpu", ".depth", ".lat.p50", ".lat.p99", ".csw")]))
+# The same queue with 64 nodes per producer: the consumer on the producer's
+# heels, where a consumer that sleeps on a half-done enqueue loses.
+RUNS.append(("cds-memb", ["-m", "wfcqueue", "-c", "1", "-n", "64"], 1,
+             ["cds.wfcqueue.1x1.n64%s" % _m for _m in
+              ("", ".cpu", ".depth", ".lat.p50", ".lat.p99", ".csw")]))
 
 # Targets from issue 2 ("Performance targets") and issue 3.
 #   ("ratio<=", x): ours/liburcu at most x;  ("ratio>=", x): at least x;
