@@ -671,11 +671,56 @@ def check_registry():
     check_flavor_registry()
 
 
+def crash_run(hook, args):
+    """Run with the crash test hook URCUTORTURE_TEST_CRASH=HOOK."""
+    os.environ["URCUTORTURE_TEST_CRASH"] = hook
+    try:
+        return run(args, timeout=60)
+    finally:
+        del os.environ["URCUTORTURE_TEST_CRASH"]
+
+
+def check_crash():
+    # A fatal signal is the verdict CRASH: exit 1, who and what crashed, the
+    # JSON report.  The hook makes the first thread of a role read a freed
+    # (unmapped) page, or overflow its stack (the handler's alternate stack).
+    for hook, mode, role in [("reader", "stress", "reader"), ("reader:stack", "stress", "reader"),
+                             ("consumer", "queue", "consumer")]:
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "r.json")
+            rc, out, err = crash_run(hook, ["--mode=" + mode, "--flavor=memb", "--duration=5s",
+                                            "--seed=77", "--json=" + path])
+            ok(rc == 1, "crash %s: exit 1 (got %d)" % (hook, rc), out + err)
+            ok("FAILURE: crashed (likely use after free)" in out, "crash %s: the FAILURE line" % hook,
+               out + err)
+            ok(re.search(r"!!! CRASH: SIGSEGV at fault address 0x[0-9a-f]+ in %s 0\n" % role, out)
+               and "mode %s, flavor memb, call_rcu layout default, seed 77" % mode in out,
+               "crash %s: signal, address, thread, mode, flavor, layout, seed" % hook, out)
+            ok(last_line(out).startswith("End of test: CRASH mode=%s" % mode),
+               "crash %s: End of test: CRASH" % hook, out)
+            try:
+                with open(path) as f:
+                    doc = json.load(f)
+            except (OSError, ValueError) as e:
+                ok(False, "crash %s: JSON report" % hook, e)
+                continue
+            c = doc.get("crash") or {}
+            ok(doc.get("verdict") == "CRASH" and doc.get("exit_code") == 1 and
+               [r["verdict"] for r in doc["results"]] == ["CRASH"] and
+               c.get("signal") == "SIGSEGV" and c.get("role") == role and c.get("index") == 0,
+               "crash %s: JSON verdict CRASH, the crash object" % hook, json.dumps(c))
+    rc, out, err = crash_run("reader", ["--flavor=memb", "--duration=5s", "--tap"])
+    ok(rc == 1 and "\nnot ok 1 - memb/default stress # CRASH" in out and "Bail out! crash" in out and
+       "# FAILURE: crashed (likely use after free)" in out, "crash --tap: not ok, Bail out!", out)
+    rc, out, err = run(["--flavor=memb", "--duration=300ms", "--json=-", "--quiet"])
+    ok(rc == 0 and json.loads(out).get("crash", 0) is None, "no crash: \"crash\": null", out[-300:])
+
+
 CHECKS = {"flavor": lambda: check_flavor(utcheck.ARGS[0], utcheck.ARGS[1:]),
           "stall-lib": lambda: check_stall_lib(utcheck.ARGS[0]), "gp-stats": check_gp_stats,
           "busted": check_busted, "bad-input": check_bad_input, "stall": check_stall,
           "json": check_json, "tap": check_tap, "modes": check_modes, "misc": check_misc,
-          "registry": check_registry}
+          "registry": check_registry, "crash": check_crash}
 
 
 if __name__ == "__main__":

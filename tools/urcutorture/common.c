@@ -10,7 +10,7 @@
 #include "common.h"
 
 const char *const ut_verdict_names[] = {
-	"SUCCESS", "FAILURE", "STALL", "ENVIRONMENT", "INTERRUPTED", "REGRESSION",
+	"SUCCESS", "FAILURE", "STALL", "ENVIRONMENT", "INTERRUPTED", "REGRESSION", "CRASH",
 };
 
 int ut_stop_signal;

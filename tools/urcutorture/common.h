@@ -32,6 +32,7 @@ enum ut_verdict {
 	UT_SUCCESS, UT_FAILURE, UT_STALL, UT_ENV,
 	UT_INTERRUPTED,		/* a signal cut the combination (or the run) short */
 	UT_REGRESSION,		/* whole run only: --compare found a regression */
+	UT_CRASH,		/* a fatal signal (crash.c): the run ends there, exit 1 */
 };
 extern const char *const ut_verdict_names[];
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "crash.h"
 #include "ut.h"
 
 /* Try every CPU the plan names, from the main thread, then restore. */
@@ -104,6 +105,7 @@ static int exit_code_of(enum ut_verdict v)
 	case UT_ENV: return UT_EXIT_ENV;
 	case UT_INTERRUPTED: return UT_EXIT_INTERRUPTED;
 	case UT_REGRESSION: return UT_EXIT_REGRESSION;
+	case UT_CRASH: return UT_EXIT_FAILURE;	/* written by crash.c, which exits itself */
 	}
 	return UT_EXIT_FAILURE;
 }
@@ -266,6 +268,7 @@ int main(int argc, char **argv)
 		return UT_EXIT_ENV;
 	}
 	signals_start();
+	ut_crash_install();
 	batch.t_start_ns = ut_now_ns();
 	ut_watchdog_results(&batch, results, &ndone);
 	ut_watchdog_start(&cfg);
@@ -283,6 +286,8 @@ int main(int argc, char **argv)
 
 				left_ns -= left_ns < ut_batch_combo_ns(run) ? left_ns : ut_batch_combo_ns(run);
 				ut_progress_set(++idx, batch.ncombos, left_ns);
+				ut_crash_arm(&batch, results, ndone, &run->cfg, run->cfg.flavors[f],
+					     run->cfg.layouts[l]);
 				ut_run_one(&run->cfg, run->cfg.flavors[f], run->cfg.layouts[l],
 					   &run->plans[l], r);
 				ut_report_result(&cfg, r);

@@ -117,7 +117,8 @@ static const char help_text[] =
 "--stat-interval (reads, updates, grace periods, callbacks, pipeline-age\n"
 "histogram, errors; \"!!!\" marks a line with errors), a final table per\n"
 "combination, a comparison table when several combinations ran, and as last\n"
-"line \"End of test: SUCCESS\", \"FAILURE\" or \"STALL\".  On a terminal a live\n"
+"line \"End of test: SUCCESS\", \"FAILURE\", \"STALL\" or \"CRASH\" (a fatal signal).\n"
+"On a terminal a live\n"
 "progress line is drawn on stderr.\n"
 "\n"
 "Detection: readers record the pipeline age of the object they read (age >= 2\n"
@@ -127,7 +128,7 @@ static const char help_text[] =
 "\n"
 "SIGINT and SIGTERM stop the workload; the report is printed, marked INTERRUPTED.\n"
 "\n"
-"Exit status: 0 success, 1 RCU correctness failure, 2 stall, 3 environment\n"
+"Exit status: 0 success, 1 RCU correctness failure or crash, 2 stall, 3 environment\n"
 "problem (pinning refused), 4 performance regression (--compare), 5 interrupted\n"
 "by SIGINT or SIGTERM, 64 usage error (one line naming the option, nothing run),\n"
 "77 feature unavailable in this build (e.g. a flavor not compiled in).\n";

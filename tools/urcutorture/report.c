@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "crash.h"
 #include "json.h"
 #include "ut.h"
 
@@ -745,6 +746,11 @@ void ut_report_json(const struct ut_batch *b, const struct ut_result *r, int n,
 	} else {
 		uj_null(&j, "interrupted");
 	}
+	/* crash.c renders this with a marker it replaces by the crash's details. */
+	if (verdict == UT_CRASH)
+		uj_raw(&j, "crash", ut_crash_json_marker, NULL);
+	else
+		uj_null(&j, "crash");
 	if (cmp)
 		ut_compare_json(&j, cmp);
 	else

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "callbacks.h"
+#include "crash.h"
 
 static unsigned int run_generation;
 
@@ -230,6 +231,7 @@ int ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
 	}
 	ut_lib_begin(run);
 	ut_watchdog_attach(run);
+	ut_crash_attach(run);
 	t0 = ut_now_ns();
 	run->t_start_ns = t0;
 	__atomic_store_n(&run_clock.stopping, 0, __ATOMIC_RELAXED);
@@ -343,6 +345,7 @@ out_teardown:
 		ops->thread_offline();
 out_unregister:
 	ut_watchdog_attach(NULL);
+	ut_crash_attach(NULL);
 	__atomic_store_n(&run_clock.t0, 0, __ATOMIC_RELAXED);
 	ops->unregister_thread();
 	for (int i = 0; i < run->nthreads; i++) {

@@ -12,7 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "ut.h"
+#include "crash.h"
 
 /* ---- counts ---- */
 
@@ -137,6 +137,7 @@ int ut_thread_begin(struct ut_thread *t)
 	char err[160] = "";
 
 	t->own_worker = -1;
+	ut_crash_thread_enter(t);
 	/* The id the library's stall reports name it by (relaxed: the
 	 * watchdog's stall report reads it). */
 	__atomic_store_n(&t->ktid, (int)syscall(SYS_gettid), __ATOMIC_RELAXED);
@@ -189,6 +190,7 @@ void ut_thread_end(struct ut_thread *t)
 		t->run->ops->set_thread_call_rcu_data(NULL);
 	t->run->ops->unregister_thread();
 	ut_thread_set_state(t, "done");
+	ut_crash_thread_leave();
 }
 
 void ut_thread_set_state(struct ut_thread *t, const char *state)
