@@ -14,6 +14,7 @@
 #include <urcu/pointer.h>
 
 #include "callbacks.h"
+#include "ut.h"
 
 static uint64_t next_seq;
 

@@ -3,7 +3,7 @@
 #ifndef UT_CALLBACKS_H
 #define UT_CALLBACKS_H
 
-#include "ut.h"
+#include "ut-mode.h"
 
 enum { UT_CB_IDLE, UT_CB_POSTED, UT_CB_INVOKED };
 

@@ -34,6 +34,7 @@
 #include "compare.h"
 #include "jread.h"
 #include "json.h"
+#include "ut-util.h"
 
 #define CMP_MAX_WARN	16
 
@@ -284,14 +285,8 @@ static void fmt_value(const struct figure *f, double v, char *buf, size_t len)
 {
 	if (strstr(f->name, "/s"))
 		snprintf(buf, len, "%.3g", v);
-	else if (v >= 1e9)
-		snprintf(buf, len, "%.2fs", v / 1e9);
-	else if (v >= 1e6)
-		snprintf(buf, len, "%.2fms", v / 1e6);
-	else if (v >= 1e3)
-		snprintf(buf, len, "%.1fus", v / 1e3);
 	else
-		snprintf(buf, len, "%.1fns", v);
+		ut_format_ns_f(v, 1, buf, len);
 }
 
 static void check_machine(struct ut_compare *c, const struct jv *nd)

@@ -9,14 +9,14 @@ static void sep(struct uj *j, const char *key)
 {
 	if (j->depth > 0 && j->count[j->depth - 1]++)
 		fputc(',', j->f);
-	if (j->depth > 0) {
+	if (j->depth > 0 && !j->compact) {
 		fputc('\n', j->f);
 		for (int i = 0; i < j->depth; i++)
 			fputs("  ", j->f);
 	}
 	if (key) {
 		uj_string(j->f, key);
-		fputs(": ", j->f);
+		fputs(j->compact ? ":" : ": ", j->f);
 	}
 }
 
@@ -46,6 +46,12 @@ void uj_init(struct uj *j, FILE *f)
 	j->f = f;
 }
 
+void uj_init_compact(struct uj *j, FILE *f)
+{
+	uj_init(j, f);
+	j->compact = true;
+}
+
 static void open_(struct uj *j, const char *key, char c)
 {
 	sep(j, key);
@@ -60,13 +66,13 @@ static void close_(struct uj *j, char c)
 	bool had = j->count[j->depth - 1] > 0;
 
 	j->depth--;
-	if (had) {
+	if (had && !j->compact) {
 		fputc('\n', j->f);
 		for (int i = 0; i < j->depth; i++)
 			fputs("  ", j->f);
 	}
 	fputc(c, j->f);
-	if (j->depth == 0)
+	if (j->depth == 0 && !j->compact)
 		fputc('\n', j->f);
 }
 

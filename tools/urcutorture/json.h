@@ -13,9 +13,13 @@ struct uj {
 	FILE *f;
 	int depth;
 	unsigned int count[UJ_MAX_DEPTH];	/* members written at each level */
+	bool compact;		/* no newlines or indentation, "key":value */
 };
 
 void uj_init(struct uj *j, FILE *f);
+/* A writer for one compact value on one line (no newline after it), e.g.
+ * inside the value of a uj_raw member. */
+void uj_init_compact(struct uj *j, FILE *f);
 void uj_string(FILE *f, const char *s);
 /* key is NULL for array elements and for the top-level value. */
 void uj_obj(struct uj *j, const char *key);

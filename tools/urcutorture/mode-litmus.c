@@ -53,7 +53,7 @@
  */
 
 #include "json.h"
-#include "ut.h"
+#include "ut-mode.h"
 
 enum { LIT_READER, LIT_UPDATER };
 

@@ -36,6 +36,7 @@
 #include <numa.h>
 #endif
 
+#include "json.h"
 #include "topology.h"
 
 static const char *const role_names[UT_ROLE_COUNT] = { "reader", "updater", "worker" };
@@ -461,19 +462,25 @@ void ut_plan_print(const struct ut_plan *p, const struct ut_topology *t, FILE *o
 
 void ut_plan_json(const struct ut_plan *p, FILE *out)
 {
+	struct uj j;
+
+	uj_init_compact(&j, out);
 	if (!p) {
-		fputs("null", out);
+		uj_null(&j, NULL);
 		return;
 	}
-	fputc('{', out);
+	uj_obj(&j, NULL);
 	for (int r = 0; r < UT_ROLE_COUNT; r++) {
-		fprintf(out, "%s\"%s\":[", r ? "," : "", role_plural[r]);
-		for (int k = 0; k < p->n[r]; k++)
-			fprintf(out, "%s{\"cpu\":%d,\"node\":%d}", k ? "," : "", p->cpu[r][k],
-				p->node[r] ? p->node[r][k] : -1);
-		fputc(']', out);
+		uj_arr(&j, role_plural[r]);
+		for (int k = 0; k < p->n[r]; k++) {
+			uj_obj(&j, NULL);
+			uj_i64(&j, "cpu", p->cpu[r][k]);
+			uj_i64(&j, "node", p->node[r] ? p->node[r][k] : -1);
+			uj_end_obj(&j);
+		}
+		uj_end_arr(&j);
 	}
-	fputc('}', out);
+	uj_end_obj(&j);
 }
 
 /* ---- binding ---- */

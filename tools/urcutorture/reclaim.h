@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ut.h"
+#include "ut-mode.h"
 
 /* The link a node embeds; the node itself came from malloc. */
 struct ut_dead {

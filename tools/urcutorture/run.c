@@ -17,6 +17,7 @@
 
 #include "callbacks.h"
 #include "crash.h"
+#include "ut.h"
 
 static unsigned int run_generation;
 

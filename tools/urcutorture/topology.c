@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Topology: choosing a loader for a --topology spec, the flat PU table all
- * loaders produce (see topology.h), and the summary / JSON views of it.
+ * Topology helpers: building the flat PU table all loaders produce (see
+ * topology.h), CPU lists, and the summary / JSON views of a table.  The
+ * loaders (topology-hwloc.c, -sysfs.c, -synthetic.c) call these; choosing a
+ * loader for a --topology spec is topology-load.c's, so that the helpers
+ * never call back into a loader (no cycle).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -14,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "topology.h"
 
 void ut_set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -121,73 +125,6 @@ int ut_topo_find(const struct ut_topology *t, int cpu)
 	if (!t || cpu < 0 || cpu > t->max_os)
 		return -1;
 	return t->os_to_pu[cpu];
-}
-
-/* Strip one pair of matching quotes around a synthetic description. */
-static void unquote(const char *in, char *out, size_t len)
-{
-	size_t n;
-
-	while (isspace((unsigned char)*in))
-		in++;
-	snprintf(out, len, "%s", in);
-	n = strlen(out);
-	while (n && isspace((unsigned char)out[n - 1]))
-		out[--n] = '\0';
-	if (n >= 2 && (out[0] == '"' || out[0] == '\'') && out[n - 1] == out[0]) {
-		memmove(out, out + 1, n - 2);
-		out[n - 2] = '\0';
-	}
-}
-
-int ut_topology_load(const char *spec, struct ut_topology **out, char *err, size_t errlen)
-{
-	*out = NULL;
-	if (!spec || !*spec || !strcmp(spec, "this")) {
-#ifdef UT_HAVE_HWLOC
-		if (!ut_topo_load_hwloc(UT_TOPO_LOCAL, NULL, out, err, errlen))
-			return 0;
-		/* hwloc failed on this machine: sysfs still tells us enough. */
-#endif
-		return ut_topo_load_sysfs("/sys", out, err, errlen);
-	}
-	if (!strncmp(spec, "synthetic:", 10)) {
-		char desc[sizeof((*out)->desc)];
-
-		if (strlen(spec + 10) >= sizeof(desc)) {
-			ut_set_err(err, errlen, "synthetic description longer than %zu characters",
-				   sizeof(desc) - 1);
-			return -1;
-		}
-		unquote(spec + 10, desc, sizeof(desc));
-		if (!*desc) {
-			ut_set_err(err, errlen, "empty synthetic description (example: synthetic:\"pack:2 numa:2 core:8 pu:2\")");
-			return -1;
-		}
-#ifdef UT_HAVE_HWLOC
-		if (!ut_topo_load_hwloc(UT_TOPO_SYNTHETIC, desc, out, err, errlen))
-			return 0;
-		{
-			/* hwloc does not say what is wrong; our parser usually can. */
-			struct ut_topology *tmp = NULL;
-			char berr[256] = "";
-
-			if (ut_topo_load_synthetic_builtin(desc, &tmp, berr, sizeof(berr)))
-				ut_set_err(err, errlen, "%s", berr);
-			ut_topology_free(tmp);
-		}
-		return -1;
-#else
-		return ut_topo_load_synthetic_builtin(desc, out, err, errlen);
-#endif
-	}
-#ifdef UT_HAVE_HWLOC
-	return ut_topo_load_hwloc(UT_TOPO_XML, spec, out, err, errlen);
-#else
-	ut_set_err(err, errlen, "'%s': XML topologies need hwloc (this build has none); use synthetic:\"...\"",
-		   spec);
-	return -1;
-#endif
 }
 
 void ut_topology_free(struct ut_topology *t)
@@ -346,37 +283,28 @@ bad:
 	return -1;
 }
 
-/* JSON string body with the escapes JSON requires. */
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 void ut_topology_json(const struct ut_topology *t, FILE *out)
 {
 	static const char *const src[] = { "local", "synthetic", "xml", "sysfs" };
 	char buf[1024];
+	struct uj j;
 	int *cpus;
 
+	uj_init_compact(&j, out);
 	if (!t) {
-		fputs("null", out);
+		uj_null(&j, NULL);
 		return;
 	}
-	fprintf(out, "{\"source\":\"%s\",\"description\":", src[t->source]);
-	json_str(out, t->desc);
-	fprintf(out, ",\"loader\":\"%s\",\"packages\":%d,\"numa_nodes\":%d,\"cores\":%d,\"pus\":%d,"
-		"\"smt\":%d,\"nodes\":[", t->loader, t->npkg, t->nnode, t->ncore, t->npu, t->smt_max);
+	uj_obj(&j, NULL);
+	uj_str(&j, "source", src[t->source]);
+	uj_str(&j, "description", t->desc);
+	uj_str(&j, "loader", t->loader);
+	uj_i64(&j, "packages", t->npkg);
+	uj_i64(&j, "numa_nodes", t->nnode);
+	uj_i64(&j, "cores", t->ncore);
+	uj_i64(&j, "pus", t->npu);
+	uj_i64(&j, "smt", t->smt_max);
+	uj_arr(&j, "nodes");
 	cpus = malloc(t->npu * sizeof(int));
 	for (int nd = 0; nd < t->nnode; nd++) {
 		int k = 0;
@@ -385,9 +313,13 @@ void ut_topology_json(const struct ut_topology *t, FILE *out)
 			if (t->pu[i].node == nd)
 				cpus[k++] = t->pu[i].os;
 		ut_cpulist_format(cpus, k, buf, sizeof(buf));
-		fprintf(out, "%s{\"node\":%d,\"cpus\":\"%s\",\"ncpus\":%d}", nd ? "," : "",
-			t->node_os[nd], buf, k);
+		uj_obj(&j, NULL);
+		uj_i64(&j, "node", t->node_os[nd]);
+		uj_str(&j, "cpus", buf);
+		uj_i64(&j, "ncpus", k);
+		uj_end_obj(&j);
 	}
 	free(cpus);
-	fputs("]}", out);
+	uj_end_arr(&j);
+	uj_end_obj(&j);
 }

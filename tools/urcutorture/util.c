@@ -88,16 +88,21 @@ void ut_format_duration(uint64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%lluns", (unsigned long long)ns);
 }
 
-void ut_format_ns(uint64_t ns, char *buf, size_t len)
+void ut_format_ns_f(double ns, int ns_decimals, char *buf, size_t len)
 {
-	if (ns >= 1000000000ull)
+	if (ns >= 1e9)
 		snprintf(buf, len, "%.2fs", ns / 1e9);
-	else if (ns >= 1000000ull)
+	else if (ns >= 1e6)
 		snprintf(buf, len, "%.2fms", ns / 1e6);
-	else if (ns >= 1000ull)
+	else if (ns >= 1e3)
 		snprintf(buf, len, "%.1fus", ns / 1e3);
 	else
-		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+		snprintf(buf, len, "%.*fns", ns_decimals, ns);
+}
+
+void ut_format_ns(uint64_t ns, char *buf, size_t len)
+{
+	ut_format_ns_f((double)ns, 0, buf, len);
 }
 
 void ut_format_span(uint64_t ns, char *buf, size_t len)

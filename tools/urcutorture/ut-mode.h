@@ -1,0 +1,483 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The mode interface: everything a mode-NAME.c file needs and nothing
+ * else (ut.h adds the run machinery, the batch, the watchdog and the
+ * reports for the tool's other units).  A mode sees the configuration, its
+ * run and its threads, the result it fills, the flavor it drives
+ * (ut-flavor.h), the helpers below, and defines one struct ut_mode_ops.
+ */
+#ifndef UT_MODE_H
+#define UT_MODE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common.h"
+#include "histogram.h"
+#include "placement.h"
+#include "ut-flavor.h"
+#include "ut-util.h"
+
+/* ---- configuration ---- */
+
+struct ut_mode_ops;
+
+#define UT_MAX_FLAVORS	8
+#define UT_MAX_PIPE	64
+
+struct ut_config {
+	const struct ut_mode_ops *mode;	/* an entry of ut_modes[] */
+	const struct ut_flavor_ops *flavors[UT_MAX_FLAVORS];
+	int nflavors;
+	enum ut_layout layouts[UT_LAYOUT_COUNT];
+	int nlayouts;
+
+	int readers;		/* -1 until defaulted */
+	int updaters;
+	int fake_updaters;
+	int enqueuers;
+	double rate;		/* callbacks/s per enqueuer, 0 = unpaced */
+	unsigned long max_outstanding;
+	unsigned long batch;	/* barrier: callbacks per thread per round */
+	unsigned long launder;	/* flood: re-posts per callback */
+	int pipe_len;
+	int runs;		/* read-cost repetitions */
+	bool async;		/* gp-latency through call_rcu */
+
+	uint64_t duration_ns;	/* per combination */
+	uint64_t stat_interval_ns;
+	uint64_t stall_timeout_ns;	/* given, or derived by ut_config_derive_stall */
+	bool stall_timeout_given;	/* --stall-timeout was on the command line / run line */
+	uint64_t read_delay_ns;	/* reader critical-section length; 0 = random short */
+	uint64_t update_delay_ns;
+	/* --lib-stall-timeout: the library's stall timeout for every combination
+	 * (urcu_<flavor>_set_stall_timeout); -1: the library's own default. */
+	int64_t lib_stall_timeout_ns;
+	uint64_t stuck_for_ns;	/* --stuck-for: how long the stall mode's reader holds on */
+
+	uint64_t seed;
+
+	const char *topology_spec;
+	const char *pin_text[UT_ROLE_COUNT];
+	struct ut_topology *topo;
+	bool topo_shared;	/* the command line's (a scenario's run): not freed here */
+	struct ut_pin_policy pin[UT_ROLE_COUNT];
+
+	const char *json_path;
+	FILE *json;
+	struct ut_sink sink;	/* the human report (--tap turns it into comments) */
+	bool dry_run;
+	bool quiet;
+
+	/* Command line only (a scenario's runs copy them from it). */
+	const char *scenario;		/* --scenario=NAME|FILE, NULL for a plain run */
+	bool list_scenarios;		/* --list-scenarios */
+	const char *compare_path;	/* --compare=OLD.json */
+	double regress_threshold;	/* --regress-threshold, as a fraction (0.5 = 50 %) */
+	const char *from_report;	/* --from-report=NEW.json: compare it, run nothing */
+	bool duration_given;		/* --duration was on the command line / run line */
+	bool seed_given;
+	bool mode_given;		/* --mode was given */
+	/* A run of a scenario: its rank (0 for a plain run) and its label. */
+	int run_index;
+	char run_label[160];
+
+	int argc;
+	char **argv;
+	int ncpus;		/* online CPUs of this machine */
+	int plan_cpus;		/* CPUs of the planned topology (--topology) */
+};
+
+/* Parse argv into cfg; on error prints one line and returns UT_EXIT_USAGE.
+ * Returns -1 when the run should go on, or an exit code (help, version,
+ * --list-modes, --self-check-modes). */
+int ut_parse_options(int argc, char **argv, struct ut_config *cfg);
+/*
+ * One run of a scenario: argv holds the run's options then the command
+ * line's workload options (the latter win); the command line's output and
+ * scenario options (global) are skipped, its sink and JSON file shared.
+ * An error is one line "urcutorture: WHERE: problem" (WHERE is "FILE:LINE"),
+ * returning UT_EXIT_USAGE (or UT_EXIT_SKIP for a flavor not built in).
+ */
+int ut_parse_run_options(int argc, char **argv, const struct ut_config *global,
+			 const char *where, struct ut_config *cfg);
+/* Open --json=FILE (after every other check; 0 or UT_EXIT_USAGE). */
+int ut_config_open_json(struct ut_config *cfg);
+/* Without --stall-timeout: derive it from the duration, delays and threads
+ * (again whenever a scenario changes the duration). */
+void ut_config_derive_stall(struct ut_config *cfg);
+/* Free what parsing allocated (topology, policies) and close the JSON file. */
+void ut_config_release(struct ut_config *cfg);
+
+/* ---- histograms: histogram.h (log-linear, 32 sub-buckets per power of two) ---- */
+
+/* ---- per-combination results ---- */
+
+/* Error counters a mode may add to the common ones (ut_mode_ops.errors). */
+#define UT_MODE_MAX_ERRORS	8
+
+#define UT_MAX_WORKERS	256
+
+struct ut_worker_result {
+	char label[32];
+	pthread_t thread;
+	int cpu_affinity;	/* requested, -1 none */
+	int cpu_seen;		/* CPU last seen running a callback, -1 unknown */
+	uint64_t queued;	/* callbacks this tool routed to the worker */
+	uint64_t invoked;
+	uint64_t max_backlog;	/* measured by the tool */
+	double cpu_time_s;	/* -1 unknown */
+	bool lib_stats;		/* the library's figures below are valid */
+	uint64_t grace_periods;	/* waited during this combination */
+	uint64_t lib_invoked;	/* invoked during this combination, library's count */
+	uint64_t lib_max_backlog; /* since the worker started (may predate the run) */
+	struct ut_hist *lat;	/* enqueue -> invoke, ns */
+};
+
+/* Where one thread was meant to run and where it was seen. */
+struct ut_thread_result {
+	const char *kind;	/* the mode's role name */
+	int idx;
+	int ktid;		/* kernel thread id (gettid), 0 if it never started */
+	int cpu_planned;	/* -1 unpinned */
+	int node;		/* planned NUMA node, -1 unknown */
+	int cpu_start;		/* after pinning */
+	int cpu_end;		/* when it finished */
+};
+
+struct ut_result {
+	const struct ut_config *cfg;	/* the run (of a scenario) it belongs to */
+	const struct ut_flavor_ops *flavor;
+	enum ut_layout layout;
+	const struct ut_mode_ops *mode;
+	enum ut_verdict verdict;
+	double seconds;
+
+	uint64_t reads;
+	uint64_t updates;
+	uint64_t grace_periods;
+	uint64_t cb_posted;
+	uint64_t cb_invoked;
+	uint64_t max_backlog;
+	uint64_t barriers;
+	double drain_s;		/* time for the callback backlog to drain */
+
+	uint64_t errors[UT_ERR_COUNT];
+	uint64_t mode_errors[UT_MODE_MAX_ERRORS];	/* named by mode->errors */
+	uint64_t pin_mismatches;
+	uint64_t threads_pinned;
+
+	struct ut_hist gp_lat;	/* GP, async GP, or rcu_barrier latency */
+	const char *gp_lat_what;
+	struct ut_hist cb_lat;	/* enqueue -> invoke */
+
+	int nworkers;
+	struct ut_worker_result *workers;
+	int nthreads;
+	struct ut_thread_result *threads;
+	char note[160];
+
+	/* mode->result_size zeroed bytes: the mode's own figures (its finish
+	 * hook fills them, its report hooks print them).  Freed with the result. */
+	void *mode_data;
+	/* The library's own view of the combination (libstats.c): its
+	 * grace-period statistics, its stall reports, and the checks of both
+	 * against what urcutorture measured.  NULL for a flavor without them.
+	 * Freed with the result. */
+	struct ut_libview *lib;
+};
+
+/* ---- the library's view: statistics and stall reports (libstats.c) ---- */
+
+#define UT_LIB_REPORTS	32	/* reports kept per combination (more are counted) */
+#define UT_LIB_TEXT	3072	/* of each report's text (a longer one is cut) */
+#define UT_LIB_TIDS	8	/* holdouts kept per report (more are counted) */
+
+/* One text the library handed to urcu_set_stall_handler. */
+struct ut_lib_report {
+	uint64_t at_ns;		/* when the handler got it (ut_now_ns) */
+	bool ended;		/* a "stall ended" line, not a report */
+	bool truncated;		/* text cut at UT_LIB_TEXT */
+	unsigned long gp;	/* the grace period's number */
+	char flavor[16];	/* "memb" of "urcu_memb" */
+	int ntids;		/* holdouts named in it */
+	int tid[UT_LIB_TIDS];	/* their kernel thread ids */
+	char name[UT_LIB_TIDS][20];	/* their thread names */
+	char what[UT_LIB_TIDS][96];	/* what the library says each one does */
+	char text[UT_LIB_TEXT];
+};
+
+#define UT_LIB_CHECKS	6
+
+struct ut_lib_check {
+	const char *name;	/* "completed", "wait_ns_max", "histogram", "stall_reports" */
+	bool ok;
+	char detail[320];
+};
+
+struct ut_libview {
+	bool stats;			/* gp_stats: before and after are valid */
+	bool settled;			/* both readings settled (the histogram check ran) */
+	bool at_stall;			/* the watchdog's: after is the state at the stall */
+	struct ut_gp_stats before, after;	/* around the combination */
+	int64_t stall_timeout_ns;	/* set for the combination; -1: the library's default */
+	uint64_t t0_ns;			/* the combination's start (report times are after it) */
+	int controller_tid;		/* the thread that ran the combination */
+	/* urcutorture's side of the checks */
+	uint64_t distinct_gps;		/* grace periods it saw end (a lower bound) */
+	uint64_t sync_calls;		/* synchronize_rcu calls that returned */
+	uint64_t sync_max_ns;		/* the longest, 0 if none timed */
+	/* stall reports */
+	bool handler;			/* urcutorture's handler received them */
+	int captured;			/* texts the handler got (reports and ended lines) */
+	int flavor_reports;		/* of them, stall reports of this flavor */
+	int nreports;			/* kept in reports[] */
+	struct ut_lib_report *reports;
+	int nchecks;
+	struct ut_lib_check checks[UT_LIB_CHECKS];
+};
+
+static inline uint64_t ut_result_errors(const struct ut_result *r)
+{
+	return ut_errors_total(r->errors, UT_ERR_COUNT) +
+	       ut_errors_total(r->mode_errors, UT_MODE_MAX_ERRORS);
+}
+
+/* ---- run context (run.c) ---- */
+
+/* Per-thread record, visible to the watchdog and the stat lines. */
+struct ut_thread {
+	struct ut_run *run;
+	int role;			/* index into run->mode->roles[] */
+	int idx;			/* rank among the threads of its role */
+	int cpu_planned;
+	int node;
+	int cpu_seen;
+	int cpu_start;
+	pthread_t tid;
+	bool started;
+	bool posts;			/* calls call_rcu: gets its own worker in per-thread layouts */
+	const char *state;		/* relaxed; for the stall report */
+	uint64_t progress;		/* relaxed */
+	uint64_t state_since_ns;
+	int ktid;			/* kernel thread id, set by ut_thread_begin (relaxed) */
+	struct ut_rng rng;
+	struct call_rcu_data *own_crdp;	/* per-thread / rt layouts */
+	int own_worker;
+	/* counters, written by the owner with relaxed stores (ut_count) */
+	uint64_t reads;
+	uint64_t updates;
+	uint64_t gps;
+	uint64_t posted;
+	uint64_t barriers;
+	uint64_t errors[UT_ERR_COUNT];
+	uint64_t mode_errors[UT_MODE_MAX_ERRORS];
+	struct ut_hist *lat;		/* GP / barrier latency; NULL for readers */
+	/* mode->thread_size zeroed bytes: the mode's own per-thread counters. */
+	void *mode_data;
+};
+
+/* One call_rcu worker known to the run (see layout.c). */
+struct ut_worker {
+	char label[32];
+	struct call_rcu_data *crdp;	/* NULL for dynamic slots */
+	pthread_t thread;
+	bool thread_known;
+	int cpu_affinity;
+	int cpu_seen;
+	uint64_t queued;	/* atomic */
+	uint64_t invoked;	/* written by the worker thread only */
+	uint64_t max_backlog;	/* atomic max */
+	double cpu_start_s;
+	struct ut_hist lat;
+};
+
+struct ut_run {
+	const struct ut_config *cfg;
+	const struct ut_flavor_ops *ops;
+	const struct ut_mode_ops *mode;
+	enum ut_layout layout;
+	bool uses_layout;		/* the mode posts callbacks: set the layout up */
+	struct ut_plan *plan;
+	struct ut_result *res;
+
+	int stop;			/* set by the controller */
+	uint64_t t_start_ns;
+
+	int nthreads;
+	struct ut_thread *threads;
+
+	/* call_rcu workers */
+	pthread_mutex_t workers_lock;
+	int nworkers;			/* atomic, grows with dynamic slots */
+	struct ut_worker workers[UT_MAX_WORKERS];
+	unsigned int generation;
+
+	/* global callback accounting (atomics) */
+	uint64_t cb_posted;
+	uint64_t cb_invoked;
+	uint64_t cb_errors[UT_ERR_COUNT];
+	uint64_t outstanding_max;
+
+	void *mode_data;		/* the mode's run-wide state; free()d by run.c */
+	int pin_failed;			/* atomic */
+	char pin_error[160];
+	uint64_t phase;			/* bumped by the controller; watchdog progress */
+	/* Library worker statistics when the layout was set up (for deltas). */
+	struct ut_lib_worker_stat *lib_start;
+	int nlib_start;
+	/* Grace periods urcutorture saw end (ut_gp_witness, atomics). */
+	uint64_t gp_last_end;
+	uint64_t gp_distinct;
+};
+
+static inline bool ut_should_stop(const struct ut_run *run)
+{
+	return __atomic_load_n(&run->stop, __ATOMIC_RELAXED);
+}
+static inline void ut_count(uint64_t *c, uint64_t n)
+{
+	/* Single writer; relaxed so stat lines may read it concurrently. */
+	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+}
+static inline uint64_t ut_read(const uint64_t *c)
+{
+	return __atomic_load_n(c, __ATOMIC_RELAXED);
+}
+
+/* ---- modes ---- */
+
+#define UT_MODE_MAX_ROLES	4
+
+/* One kind of thread a mode starts. */
+struct ut_mode_role {
+	const char *name;	/* "reader", "updater", ...: reports, JSON "role", stall report */
+	enum ut_role place;	/* placement role: which --pin-* policy and plan slots it takes */
+	bool reader;		/* read side: no latency histogram, and the watchdog
+				 * follows it only when the mode runs no other role */
+};
+
+/* Where the report gives a mode its own lines / JSON members. */
+enum ut_section {
+	UT_SECTION_COUNTS,	/* after the read, update and grace-period counts */
+	UT_SECTION_CALLBACKS,	/* with the call_rcu figures (JSON: in "callbacks") */
+	UT_SECTION_CHECKS,	/* after the callback figures, before the errors */
+};
+
+/* Which mode-dependent options the command line set itself. */
+struct ut_given {
+	bool readers;
+	bool enqueuers;
+	bool max_outstanding;
+	bool lib_stall_timeout;
+	bool stuck_for;
+};
+
+struct uj;
+
+/*
+ * A mode: one workload with its threads, its checks and its report
+ * sections, all in its mode-NAME.c behind this one table.
+ *
+ * How to add a mode:
+ *  1. Write mode-NAME.c defining `const struct ut_mode_ops ut_mode_NAME`.
+ *     Mandatory: name, help, roles + nroles, count, thread_fn, stat_line
+ *     (`urcutorture --self-check-modes` verifies them); the rest may be
+ *     NULL / 0.
+ *  2. Add X(NAME) to UT_MODE_LIST in modes.c (that order is --help's and
+ *     --list-modes'; the first entry is the default mode).
+ *  3. Add mode-NAME.c to the urcutorture sources in tools/meson.build.
+ * The mode's roles and their counts, its per-thread counters
+ * (thread_size), its result figures (result_size), its own error kinds
+ * (errors), its option defaults and checks (configure) and its report and
+ * JSON sections (report, json) all live here: run.c, report.c, json.c and
+ * options.c do not change.  See docs/TORTURE.md, "How to add a mode".
+ */
+struct ut_mode_ops {
+	const char *name;		/* --mode=NAME, reports, JSON "mode" */
+	/* --help text: "NAME: what it does", further lines start with two
+	 * spaces; lines end with '\n' except the last. */
+	const char *help;
+
+	/* ---- threads ---- */
+	const struct ut_mode_role *roles;	/* threads start in this order */
+	int nroles;				/* 1..UT_MODE_MAX_ROLES */
+	/* n[i]: threads of roles[i] under cfg; posts[i]: they call call_rcu
+	 * (each gets its own worker in the per-thread and rt layouts).  A mode
+	 * none of whose threads posts has no call_rcu layout to vary. */
+	void (*count)(const struct ut_config *cfg, int n[], bool posts[]);
+	size_t thread_size;		/* zeroed ut_thread.mode_data per thread */
+	size_t result_size;		/* zeroed ut_result.mode_data */
+	/* NULL-terminated names of ut_thread.mode_errors[i] (at most
+	 * UT_MODE_MAX_ERRORS); they count like the common errors. */
+	const char *const *errors;
+
+	/* ---- options ---- */
+	/* Mode defaults and checks after parsing: set what the user did not
+	 * give (cfg->readers is -1 then), return 0, or -1 with a one-line
+	 * message "--option: why" in err (exit 64).  Unset fields fall back to
+	 * one reader per CPU and --max-outstanding 10000. */
+	int (*configure)(struct ut_config *cfg, const struct ut_given *given,
+			 char *err, size_t len);
+	bool takes_async;		/* accepts --async */
+	bool takes_stuck_for;		/* accepts --stuck-for (it stalls grace periods on purpose) */
+	/* Its detectors are its readers: with --readers=0 the run checks no
+	 * grace period, and main says so on stderr. */
+	bool readers_check;
+
+	/* ---- one combination (run.c) ---- */
+	int (*setup)(struct ut_run *run);		/* after threads[] exist, before they start */
+	void *(*thread_fn)(void *arg);			/* arg: struct ut_thread * */
+	void (*between)(struct ut_run *run, uint64_t elapsed_ns); /* controller tick */
+	/* After join and drain: fold thread counters into res->mode_data, set
+	 * res->gp_lat_what, count errors found at the end. */
+	void (*finish)(struct ut_run *run);
+	void (*stat_line)(struct ut_run *run, char *buf, size_t len);
+
+	/* ---- report (report.c calls these; r->mode_data may be all zero
+	 * when a stall cut the combination short) ---- */
+	double (*ns_per_read)(const struct ut_result *r);	/* NULL: wall time / reads */
+	bool updates_include_gps;	/* comparison table: updates/s counts grace periods */
+	void (*report)(const struct ut_config *cfg, const struct ut_result *r, enum ut_section at);
+	void (*json)(struct uj *j, const struct ut_config *cfg, const struct ut_result *r,
+		     enum ut_section at);
+};
+
+/* The registry (modes.c): every mode, NULL-terminated; [0] is the default. */
+extern const struct ut_mode_ops *const ut_modes[];
+const struct ut_mode_ops *ut_mode_find(const char *name);
+/* Check one table for its mandatory hooks; 0, or -1 with the first gap in err. */
+int ut_mode_check(const struct ut_mode_ops *m, char *err, size_t len);
+
+/* ---- what a mode's threads and hooks call ---- */
+
+/* threads.c: a mode's thread starts with ut_thread_begin (pin + register,
+ * 0 or an error already counted) and ends with ut_thread_end; it names what
+ * it waits for with ut_thread_set_state (the stall report shows it). */
+const char *ut_thread_role_name(const struct ut_thread *t);
+int ut_thread_begin(struct ut_thread *t);		/* pin + register */
+void ut_thread_end(struct ut_thread *t);
+void ut_thread_set_state(struct ut_thread *t, const char *state);
+
+/* run.c */
+/*
+ * A synchronize_rcu call that began at t0 (read before the call) and
+ * returned at t1 (read after it): it contains one whole grace period of the
+ * library.  Calls that do not overlap contain different ones, so the run
+ * counts a set of pairwise disjoint calls (run->gp_distinct): a lower bound
+ * on the grace periods that ended, checked against the library's count.
+ */
+void ut_gp_witness(struct ut_run *run, uint64_t t0, uint64_t t1);
+
+/* libstats.c: the library's stall reports of this combination (a mode that
+ * stalls on purpose checks them). */
+/* Texts the handler got in this combination, and a copy of the i-th kept. */
+int ut_lib_captured(void);
+bool ut_lib_report_get(int i, struct ut_lib_report *out);
+/* The library's default stall timeout: URCU_STALL_TIMEOUT, else 21 s. */
+uint64_t ut_lib_default_timeout_ns(void);
+
+#endif /* UT_MODE_H */
