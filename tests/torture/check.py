@@ -239,6 +239,11 @@ def check_json():
         return
     ok(True, "json: stdout is one JSON document")
     ok(doc.get("schema") == "urcutorture/2", "json: schema urcutorture/2")
+    reads_lines = re.findall(r"^  reads  .*$", err, re.M)
+    ok(len(reads_lines) == 4 and all("sections/s per reader, read-delay=random)" in x and
+                                     "ns/read" not in x for x in reads_lines),
+       "json: the human reads lines give sections/s per reader and the read delay, no ns/read",
+       "\n".join(reads_lines))
     for key in ["tool", "library", "command_line", "seed", "parameters", "system",
                 "results", "verdict", "exit_code"]:
         ok(key in doc, "json: top-level field %s" % key)
@@ -262,6 +267,11 @@ def check_json():
         for key in ["reads_per_s", "ns_per_read", "updates_per_s", "gp_latency_ns", "callbacks",
                     "errors", "verdict", "pipe_histogram"]:
             ok(key in r, "json: %s has %s" % (tag, key))
+        # Wall time per read would only be the read delay: stress gives
+        # sections per second per reader instead, and no ns_per_read.
+        ok(r.get("ns_per_read", 0) is None and (r.get("reads_per_s_per_reader") or 0) > 0,
+           "json: %s ns_per_read null (stress measures no cost of a read), "
+           "reads_per_s_per_reader" % tag, r.get("ns_per_read"))
         gp = r.get("gp_latency_ns") or {}
         for key in ["min", "p50", "p90", "p99", "p99_9", "max", "histogram_log2"]:
             ok(key in gp, "json: %s gp_latency_ns.%s" % (tag, key))
@@ -522,6 +532,8 @@ def check_modes():
             rcost = r.get("read_cost", {})
             runs = rcost.get("ns_per_read_runs", [])
             ok(len(runs) == 2 and all(v and v > 0 for v in runs), "%s: ns/read per run" % tag, rcost)
+            ok((r.get("ns_per_read") or 0) > 0 and " ns/read per reader)" in err,
+               "%s: its measured ns/read in the JSON result and the reads line" % tag, err[-800:])
         elif mode == "gp-latency":
             ok((r.get("gp_latency_ns") or {}).get("count", 0) > 0, "%s: GP latencies" % tag)
         elif mode == "barrier":

@@ -146,6 +146,8 @@ static void json_result(struct uj *j, const struct ut_config *global, const stru
 	uj_dbl(j, "seconds", r->seconds);
 	uj_u64(j, "reads", r->reads);
 	uj_dbl(j, "reads_per_s", ut_per_s(r->reads, r->seconds));
+	uj_dbl(j, "reads_per_s_per_reader", ut_report_reads_per_reader(cfg, r));
+	/* null unless the mode measures the cost of a read (read-cost). */
 	uj_dbl(j, "ns_per_read", ut_report_ns_per_read(cfg, r));
 	uj_u64(j, "updates", r->updates);
 	uj_dbl(j, "updates_per_s", ut_per_s(r->updates, r->seconds));

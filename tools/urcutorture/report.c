@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/membarrier.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -65,6 +66,15 @@ static void pin_text(const struct ut_config *cfg, int role, char *buf, size_t le
 	snprintf(buf, len, "%s", cfg->pin_text[role] ? cfg->pin_text[role] : "none");
 }
 
+/* --read-delay as the start line shows it: "random" or a duration. */
+static void read_delay_text(const struct ut_config *cfg, char *buf, size_t len)
+{
+	if (cfg->read_delay_ns)
+		ut_format_duration(cfg->read_delay_ns, buf, len);
+	else
+		snprintf(buf, len, "random");
+}
+
 /* Every parameter of one run, as "mode=... combinations=N". */
 static void params_line(const struct ut_config *cfg, int ncombos, char *line, size_t len)
 {
@@ -74,10 +84,7 @@ static void params_line(const struct ut_config *cfg, int ncombos, char *line, si
 	ut_format_duration(cfg->duration_ns, dur, sizeof(dur));
 	ut_format_duration(cfg->stat_interval_ns, stat, sizeof(stat));
 	ut_format_duration(cfg->stall_timeout_ns, stall, sizeof(stall));
-	if (cfg->read_delay_ns)
-		ut_format_duration(cfg->read_delay_ns, rd, sizeof(rd));
-	else
-		snprintf(rd, sizeof(rd), "random");
+	read_delay_text(cfg, rd, sizeof(rd));
 	ut_format_duration(cfg->update_delay_ns, ud, sizeof(ud));
 	for (int i = 0; i < cfg->nflavors; i++)
 		snprintf(flist + strlen(flist), sizeof(flist) - strlen(flist), "%s%s",
@@ -191,15 +198,40 @@ static void mode_section(const struct ut_config *cfg, const struct ut_result *r,
 		r->mode->report(cfg, r, at);
 }
 
-/* Wall-clock ns per read per reader thread (includes lingering), unless
- * the mode measures it itself. */
+/* The mode's own cost of one read-side section, NAN when it measures none. */
 double ut_report_ns_per_read(const struct ut_config *cfg, const struct ut_result *r)
 {
-	if (r->mode->ns_per_read)
-		return r->mode->ns_per_read(r);
-	if (!r->reads || !cfg->readers)
-		return 0;
-	return r->seconds * 1e9 * cfg->readers / (double)r->reads;
+	(void)cfg;
+	return r->mode->ns_per_read ? r->mode->ns_per_read(r) : NAN;
+}
+
+/* Read-side sections per second per reader thread (0 without readers). */
+double ut_report_reads_per_reader(const struct ut_config *cfg, const struct ut_result *r)
+{
+	return cfg->readers > 0 ? ut_per_s(r->reads, r->seconds) / cfg->readers : 0;
+}
+
+/*
+ * The reads line.  Wall time over reads is no cost of a read: it is the
+ * section's length, mostly --read-delay (random lingering by default) and
+ * the pauses between sections.  So it gives sections per second per reader
+ * with the read-delay setting, and ns/read only from a mode that measures
+ * the cost itself (read-cost).
+ */
+static void reads_line(const struct ut_config *cfg, const struct ut_result *r)
+{
+	char rd[32];
+	double ns = ut_report_ns_per_read(cfg, r);
+
+	if (!isnan(ns)) {
+		ut_out(&cfg->sink, "  reads           %llu (%.3g/s, %.1f ns/read per reader)\n",
+		       (unsigned long long)r->reads, ut_per_s(r->reads, r->seconds), ns);
+		return;
+	}
+	read_delay_text(cfg, rd, sizeof(rd));
+	ut_out(&cfg->sink, "  reads           %llu (%.3g/s, %.3g sections/s per reader, read-delay=%s)\n",
+	       (unsigned long long)r->reads, ut_per_s(r->reads, r->seconds),
+	       ut_report_reads_per_reader(cfg, r), rd);
 }
 
 void ut_report_result(const struct ut_config *global, const struct ut_result *r)
@@ -213,8 +245,7 @@ void ut_report_result(const struct ut_config *global, const struct ut_result *r)
 	       r->mode->name, r->seconds, ut_verdict_names[r->verdict],
 	       r->note[0] ? " - " : "", r->note);
 	if (r->reads)
-		ut_out(&cfg->sink, "  reads           %llu (%.3g/s, %.1f ns/read per reader)\n",
-		       (unsigned long long)r->reads, ut_per_s(r->reads, r->seconds), ut_report_ns_per_read(cfg, r));
+		reads_line(cfg, r);
 	mode_section(cfg, r, UT_SECTION_COUNTS);
 	if (r->updates)
 		ut_out(&cfg->sink, "  updates         %llu (%.3g/s)\n", (unsigned long long)r->updates,
@@ -288,6 +319,8 @@ void ut_report_matrix(const struct ut_batch *b, const struct ut_result *r, int n
 	for (int i = 0; i < n; i++) {
 		const struct ut_config *rc = r[i].cfg ? r[i].cfg : cfg;
 		char g50[32] = "-", g99[32] = "-", c50[32] = "-", c99[32] = "-", pre[64] = "";
+		char nsr[32] = "-";
+		double ns = ut_report_ns_per_read(rc, &r[i]);
 
 		if (r[i].gp_lat.count) {
 			ut_format_ns(ut_hist_quantile(&r[i].gp_lat, 0.5), g50, sizeof(g50));
@@ -297,11 +330,13 @@ void ut_report_matrix(const struct ut_batch *b, const struct ut_result *r, int n
 			ut_format_ns(ut_hist_quantile(&r[i].cb_lat, 0.5), c50, sizeof(c50));
 			ut_format_ns(ut_hist_quantile(&r[i].cb_lat, 0.99), c99, sizeof(c99));
 		}
+		if (!isnan(ns))
+			snprintf(nsr, sizeof(nsr), "%.1f", ns);
 		if (scn)
 			snprintf(pre, sizeof(pre), "%3d %-12.12s ", rc->run_index + 1, r[i].mode->name);
-		ut_out(&cfg->sink, "%s%-7s %-10s %-11s %10.3g %8.1f %10.3g %9s %9s %9s %9s %8llu %6llu\n",
+		ut_out(&cfg->sink, "%s%-7s %-10s %-11s %10.3g %8s %10.3g %9s %9s %9s %9s %8llu %6llu\n",
 		       pre, r[i].flavor->name, ut_layout_names[r[i].layout], ut_verdict_names[r[i].verdict],
-		       ut_per_s(r[i].reads, r[i].seconds), ut_report_ns_per_read(rc, &r[i]),
+		       ut_per_s(r[i].reads, r[i].seconds), nsr,
 		       ut_per_s(r[i].updates + (r[i].mode->updates_include_gps ? r[i].grace_periods : 0), r[i].seconds),
 		       g50, g99, c50, c99, (unsigned long long)r[i].max_backlog,
 		       (unsigned long long)ut_result_errors(&r[i]));

@@ -31,8 +31,11 @@ static inline double ut_per_s(uint64_t n, double s)
 void ut_report_cpu_model(char *buf, size_t len);
 /* Workers bound to a CPU that were seen running callbacks on another. */
 uint64_t ut_report_worker_mismatches(const struct ut_result *r);
-/* Wall-clock ns per read per reader thread (includes lingering), unless
- * the mode measures it itself. */
+/* The cost of one read-side section as the mode measured it (read-cost);
+ * NAN for a mode that does not (its wall time per read would only be the
+ * read delay): JSON null, "-" in the comparison table. */
 double ut_report_ns_per_read(const struct ut_config *cfg, const struct ut_result *r);
+/* Read-side sections per second per reader thread. */
+double ut_report_reads_per_reader(const struct ut_config *cfg, const struct ut_result *r);
 
 #endif /* UT_REPORT_H */

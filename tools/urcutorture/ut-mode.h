@@ -439,7 +439,9 @@ struct ut_mode_ops {
 
 	/* ---- report (report.c calls these; r->mode_data may be all zero
 	 * when a stall cut the combination short) ---- */
-	double (*ns_per_read)(const struct ut_result *r);	/* NULL: wall time / reads */
+	/* The measured cost of one read-side section; NULL: the mode measures
+	 * none (the report gives sections/s per reader and the read delay). */
+	double (*ns_per_read)(const struct ut_result *r);
 	bool updates_include_gps;	/* comparison table: updates/s counts grace periods */
 	void (*report)(const struct ut_config *cfg, const struct ut_result *r, enum ut_section at);
 	void (*json)(struct uj *j, const struct ut_config *cfg, const struct ut_result *r,
