@@ -3,12 +3,15 @@
 """Checks of urcutorture's data-structure modes (hash, queue), run by meson.
 
 usage: check-cds.py URCUTORTURE MODE FLAVOR [LAYOUT]
+       check-cds.py URCUTORTURE queue-seeded memb
 
 One short run of --mode=MODE with --flavor=FLAVOR and its JSON report.  A
 real flavor must succeed with every error counter at zero, the mode's own
 figures present and non-zero, and its end-of-run accounting consistent; the
 busted flavor must end in FAILURE, exit 1 (never a crash or a stall), with
-the mode's poisoned-node detector having fired.  Output is TAP; exit status
+the mode's poisoned-node detector having fired.  queue-seeded: the
+test-only structure busted-wfstack (a pop that takes a half-done push for
+the bottom) must FAIL through lost_node within 10 s.  Output is TAP; exit status
 0 when every check passed, 1 otherwise, 77 when the flavor is not built.
 """
 import json
@@ -34,14 +37,50 @@ def check_queue_figures(tag, r):
         return
     for key in ("enqueues_per_s", "dequeues_per_s"):
         ok(positive(q, key), "%s: %s > 0 (%s)" % (tag, key, q.get(key)), q)
-    for s in ("rculfqueue", "lfstack"):
+    ok(q.get("structures") == list(QUEUE_STRUCTURES), "%s: every structure ran by default" % tag,
+       q.get("structures"))
+    for s in QUEUE_STRUCTURES:
         st = q.get(s, {})
         ok(positive(st, "enqueued") and positive(st, "dequeued"),
            "%s: %s both filled and drained" % (tag, s), st)
         ok(st.get("enqueued") == st.get("dequeued", 0) + st.get("left", 0),
            "%s: %s enqueued == dequeued + left" % (tag, s), st)
-        ok(positive(st, "reader_walks"), "%s: readers walked %s" % (tag, s), st)
+        if QUEUE_STRUCTURES[s]:
+            ok(positive(st, "reader_walks"), "%s: readers walked %s" % (tag, s), st)
+    ok(positive(q, "splices"), "%s: wfcqueue splices took nodes" % tag, q)
     ok(q.get("busted_graveyard") == 0, "%s: nothing on the busted graveyard" % tag, q)
+
+
+def check_queue_seeded(exe):
+    """The seeded wfstack pop (a half-done push taken for the bottom of the
+    stack, test-only structure busted-wfstack) must FAIL through lost_node
+    within 10 s."""
+    args = [exe, "--mode=queue", "--structures=busted-wfstack", "--flavor=memb",
+            "--duration=3s", "--stat-interval=3s", "--json=-"]
+    try:
+        p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           stdin=subprocess.DEVNULL, timeout=10)
+    except subprocess.TimeoutExpired as e:
+        ok(False, "queue-seeded: finished within 10 s", e)
+        return
+    ok(p.returncode == 1 and last_line(p.stderr).startswith("End of test: FAILURE"),
+       "queue-seeded: exit 1, End of test: FAILURE (got %d)" % p.returncode, p.stderr)
+    try:
+        r = json.loads(p.stdout)["results"][0]
+    except (ValueError, KeyError, IndexError) as e:
+        ok(False, "queue-seeded: JSON report parses", e)
+        return
+    errs = r.get("errors", {})
+    bad = {k: v for k, v in errs.items() if v and k != "lost_node"}
+    ok(errs.get("lost_node", 0) > 0 and not bad,
+       "queue-seeded: lost_node fired (%s), nothing else" % errs.get("lost_node"), errs)
+    ok((r.get("queue") or {}).get("structures") == ["busted-wfstack"],
+       "queue-seeded: only busted-wfstack ran", r.get("queue"))
+
+
+# The queue mode's structures by default, and whether readers walk them.
+QUEUE_STRUCTURES = {"rculfqueue": True, "lfstack": True, "rculfstack": True, "wfstack": True,
+                    "wfcqueue": False, "wfqueue": False}
 
 
 def check_hash_figures(tag, r):
@@ -72,6 +111,9 @@ def main():
         print(__doc__, file=sys.stderr)
         return 64
     exe, mode, flavor = sys.argv[1:4]
+    if mode == "queue-seeded":
+        check_queue_seeded(exe)
+        return utcheck.finish()
     layout = sys.argv[4] if len(sys.argv) > 4 else "default"
     busted = flavor == "busted"
     tag = "%s/%s/%s" % (mode, flavor, layout)

@@ -58,6 +58,10 @@ static const char help_text[] =
 "  --stuck-for=DUR        stall: how long the stuck reader holds its read-side\n"
 "                           section (qsbr: stays online without a quiescent\n"
 "                           state) in each episode (default 1s)\n"
+"  --structures=LIST      queue: rculfqueue, lfstack, rculfstack, wfstack,\n"
+"                           wfcqueue, wfqueue, or all (default); test-only:\n"
+"                           busted-wfstack (a pop that takes a half-done push for\n"
+"                           the bottom: must FAIL with lost_node)\n"
 "  --lib-stall-timeout=DUR  the library's own stall timeout, set for every\n"
 "                           combination (urcu_<flavor>_set_stall_timeout); 0 turns\n"
 "                           its stall reports off (default: the library's, 21 s\n"
@@ -230,6 +234,11 @@ static bool mode_takes_stuck_for(const struct ut_mode_ops *m)
 	return m->takes_stuck_for;
 }
 
+static bool mode_takes_structures(const struct ut_mode_ops *m)
+{
+	return m->takes_structures;
+}
+
 /* --self-check-modes: every registered mode has its mandatory hooks. */
 static int self_check_modes(void)
 {
@@ -397,6 +406,7 @@ enum {
 	OPT_TOPOLOGY, OPT_DRY_RUN, OPT_JSON, OPT_TAP, OPT_QUIET, OPT_HELP, OPT_VERSION,
 	OPT_LIST_MODES, OPT_SELF_CHECK_MODES, OPT_SCENARIO, OPT_LIST_SCENARIOS, OPT_COMPARE,
 	OPT_REGRESS, OPT_FROM_REPORT, OPT_STUCK_FOR, OPT_LIB_STALL, OPT_LIST_FLAVORS,
+	OPT_STRUCTURES,
 };
 
 static const struct option long_opts[] = {
@@ -417,6 +427,7 @@ static const struct option long_opts[] = {
 	{ "update-delay", required_argument, NULL, OPT_UPDATE_DELAY },
 	{ "runs", required_argument, NULL, OPT_RUNS },
 	{ "stuck-for", required_argument, NULL, OPT_STUCK_FOR },
+	{ "structures", required_argument, NULL, OPT_STRUCTURES },
 	{ "lib-stall-timeout", required_argument, NULL, OPT_LIB_STALL },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "stat-interval", required_argument, NULL, OPT_STAT },
@@ -597,6 +608,10 @@ static int parse(int argc, char **argv, struct ut_config *cfg, const struct ut_c
 			rc = parse_dur("--stuck-for", optarg, false, &cfg->stuck_for_ns);
 			given.stuck_for = true;
 			break;
+		case OPT_STRUCTURES:
+			cfg->structures = optarg;
+			given.structures = true;
+			break;
 		case OPT_LIB_STALL: {
 			uint64_t v = 0;
 
@@ -757,6 +772,12 @@ static int parse(int argc, char **argv, struct ut_config *cfg, const struct ut_c
 
 		mode_list(names, sizeof(names), mode_takes_stuck_for);
 		return usage_error("--stuck-for: only meaningful with --mode=%s", names);
+	}
+	if (given.structures && !cfg->mode->takes_structures) {
+		char names[256];
+
+		mode_list(names, sizeof(names), mode_takes_structures);
+		return usage_error("--structures: only meaningful with --mode=%s", names);
 	}
 
 	if (global)

@@ -57,6 +57,7 @@ struct ut_config {
 	 * (urcu_<flavor>_set_stall_timeout); -1: the library's own default. */
 	int64_t lib_stall_timeout_ns;
 	uint64_t stuck_for_ns;	/* --stuck-for: how long the stall mode's reader holds on */
+	const char *structures;	/* --structures: the queue mode's list, NULL: all */
 
 	uint64_t seed;
 
@@ -374,6 +375,7 @@ struct ut_given {
 	bool max_outstanding;
 	bool lib_stall_timeout;
 	bool stuck_for;
+	bool structures;
 };
 
 struct uj;
@@ -424,6 +426,7 @@ struct ut_mode_ops {
 			 char *err, size_t len);
 	bool takes_async;		/* accepts --async */
 	bool takes_stuck_for;		/* accepts --stuck-for (it stalls grace periods on purpose) */
+	bool takes_structures;		/* accepts --structures (its configure checks the list) */
 	/* Its detectors are its readers: with --readers=0 the run checks no
 	 * grace period, and main says so on stderr. */
 	bool readers_check;
