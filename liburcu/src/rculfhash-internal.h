@@ -9,6 +9,7 @@
  *   rculfhash.c         the split-ordered list: lookup, traversal, updates
  *   rculfhash-table.c   creation, destruction, counting, auto-resize policy
  *   rculfhash-resize.c  growing and shrinking (one pass over the list)
+ *   rculfhash-helpers.c helper threads of large passes, resizer registration
  *   rculfhash-worker.c  the process-wide background resize thread, fork
  *   rculfhash-mm.c      the three bucket memory backends
  */
@@ -292,6 +293,39 @@ void urcu_i_lfht_do_resize(struct cds_lfht *ht);
 void urcu_i_lfht_init_buckets(struct cds_lfht *ht, unsigned long size);
 /* The background thread's resize of ht (registers with its flavor). */
 void urcu_i_lfht_background_resize(struct cds_lfht *ht);
+
+/* rculfhash-helpers.c: splitting a large pass across threads. */
+#define LFHT_PART_MIN_ORDER	12	/* buckets of work per part, at least (log2) */
+#define LFHT_MAX_PARTS		16	/* threads of one pass, the resizer's included */
+
+/*
+ * One part of a pass: the ranges [from, to) (list positions of the old or
+ * remaining buckets) of the pass old_size -> new_size.  fn does the part
+ * and sets ok (false: cut short by a destroy).
+ */
+struct urcu_i_lfht_part {
+	struct cds_lfht *ht;
+	void (*fn)(struct urcu_i_lfht_part *part);
+	unsigned long old_size, new_size;
+	unsigned long from, to;
+	bool ok;
+	pthread_t tid;		/* its helper thread, if it has one */
+};
+
+/* Parts for a pass of this much work (buckets linked or unlinked), >= 1. */
+unsigned int urcu_i_lfht_parts(unsigned long work);
+/*
+ * Run part[0] in this thread and part[1 .. n-1] on helper threads (or in
+ * this thread where none could be started); returns once every part is
+ * done and every helper joined.  The caller must be in no read-side
+ * critical section (qsbr: offline): it waits for the helpers.
+ */
+void urcu_i_lfht_run_parts(struct urcu_i_lfht_part *part, unsigned int n);
+/*
+ * Call fn(arg) as a reader of ht's flavor: SIGRCU unblocked (signal
+ * flavor), registered, offline (qsbr); unregistered afterwards.
+ */
+void urcu_i_lfht_as_reader(struct cds_lfht *ht, void (*fn)(void *), void *arg);
 
 /* rculfhash-worker.c */
 /*

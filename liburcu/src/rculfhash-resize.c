@@ -26,6 +26,47 @@
  *  4. synchronize_rcu: no reader stands on an unlinked bucket node;
  *  5. make resize_seq even, free the bucket memory of orders t+1 .. s.
  *
+ * Splitting a pass (large passes; rculfhash-helpers.c says when, and how
+ * the threads register).  Step 3 of both is a set of walks, one per range:
+ * the run of the list from an old bucket (grow) or a remaining bucket
+ * (shrink), included, to the next one, excluded.  A pass may cut the
+ * ranges, in list order, into contiguous parts and give each part to its
+ * own thread: the resizing thread and helpers it starts for the pass and
+ * joins before step 4.  Why concurrent parts are safe:
+ *  - Disjoint writes.  A walk writes only inside its range: a grow links
+ *    bucket nodes of its range's indices, whose hashes lie between the
+ *    range's bucket and the next one (I1), by a CAS on a node of its range;
+ *    a shrink marks bucket nodes of its range and unlinks by a CAS on the
+ *    predecessor, which is in its range too (the range's first node is a
+ *    bucket that stays).  The range boundaries are bucket nodes that no
+ *    part links, marks or unlinks, so no two parts CAS the same word, nor
+ *    one node that another part removes; each part meets only
+ *    concurrent updates, exactly as a single-threaded walk (and the
+ *    LFHT_LANES walks one thread interleaves) does.
+ *  - Stable starts.  A part starts its walks at buckets that exist before
+ *    the pass and that only the resizer removes, and no part removes a
+ *    range's first bucket.  A grow from fewer buckets than parts need
+ *    links the buckets [S, base) first, on the resizing thread alone; a
+ *    shrink to fewer removes the buckets >= base in parts, then those in
+ *    [T, base) alone.  Both sub-passes lie inside one odd resize_seq and
+ *    one published size, so operations see one resize.
+ *  - Ordering with the publication.  pthread_create orders what the
+ *    resizing thread did before (bucket memory allocated, resize_seq odd
+ *    with its full barrier, a shrink's size and first grace period) before
+ *    every step of a helper, so a lookup that sees a helper's link (its
+ *    full barrier CAS) and reads resize_seq again after its read barrier
+ *    reads it odd, as for the resizer's own links.  pthread_join orders
+ *    every CAS of a helper before the resizing thread's next step: the
+ *    grow's release store of size (a lookup that acquires the new size
+ *    finds every new bucket linked) and seq_end; the shrink's second grace
+ *    period and the freeing of bucket memory.
+ *  - Read side.  Helpers are registered readers of the table's flavor and
+ *    walk inside its read-side critical sections, leaving them now and then
+ *    as the resizing thread does, so I4 covers them, and they hold up
+ *    grace periods no longer than it.  The resizing thread waits for them
+ *    outside any read-side critical section (qsbr: offline); a resize
+ *    called inside one (resize_in_section) is never split.
+ *
  * liburcu resizes one order at a time (each pass walking half the list,
  * each shrink step with its grace periods); one pass per resize is what
  * makes ours faster.  The resizer works inside read-side critical
@@ -36,10 +77,6 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <errno.h>
-#include <signal.h>
-#include <urcu/static/urcu-signal-nr.h>
-
 #include "common.h"
 #include "probes.h"
 #include "rculfhash-internal.h"
@@ -168,7 +205,9 @@ static unsigned int link_bucket(struct cds_lfht_node *start, struct cds_lfht_nod
 }
 
 /*
- * Step 3 of a grow (see the top).  The old buckets' ranges are independent,
+ * Step 3 of a grow (see the top), for the old buckets at list positions
+ * [from, to) (all of them, or one part of a split pass).  The old buckets'
+ * ranges are independent,
  * so LFHT_LANES of them are worked on in turn, one bucket insertion each:
  * after a lane's step the node its next walk starts with, and the bucket
  * memory it writes next, are prefetched, and the other lanes' steps hide
@@ -177,11 +216,12 @@ static unsigned int link_bucket(struct cds_lfht_node *start, struct cds_lfht_nod
  * resizer could remove, so the pass may leave its read-side critical
  * section at any step.  False if a destroy cut it short.
  */
-static bool grow_pass(struct cds_lfht *ht, unsigned long old_size, unsigned long new_size)
+static bool grow_pass(struct cds_lfht *ht, unsigned long old_size, unsigned long new_size,
+		unsigned long from, unsigned long to)
 {
 	unsigned int s = urcu_i_lfht_order(old_size);
 	unsigned int d = urcu_i_lfht_order(new_size) - s;
-	unsigned long nfine = 1UL << d, ci = 0, idx;
+	unsigned long nfine = 1UL << d, ci = from, idx;
 	struct grow_lane {
 		struct cds_lfht_node *start;	/* last bucket node linked */
 		unsigned long i, m;		/* old bucket, next new one in its range */
@@ -191,7 +231,7 @@ static bool grow_pass(struct cds_lfht *ht, unsigned long old_size, unsigned long
 	bool ok = true;
 
 	resizer_enter(ht);
-	while (nl < LFHT_LANES && ci < old_size) {
+	while (nl < LFHT_LANES && ci < to) {
 		l = &lane[nl++];
 		l->i = urcu_i_lfht_rev_bits(ci++, s);
 		l->start = urcu_i_lfht_bucket(ht, l->i);
@@ -206,7 +246,7 @@ static bool grow_pass(struct cds_lfht *ht, unsigned long old_size, unsigned long
 			steps += link_bucket(l->start, node);
 			l->start = node;
 			if (++l->m == nfine) {
-				if (ci == old_size) {
+				if (ci == to) {
 					*l = lane[--nl];
 					continue;
 				}
@@ -229,8 +269,82 @@ static bool grow_pass(struct cds_lfht *ht, unsigned long old_size, unsigned long
 	return ok;
 }
 
-/* Grow towards new_size; returns the size reached. */
-static unsigned long grow(struct cds_lfht *ht, unsigned long old_size, unsigned long new_size)
+/* ---- splitting a pass across threads -------------------------------------- */
+
+/*
+ * The ranges a split pass cuts into parts: at least LFHT_LANES per part
+ * (each thread interleaves as many walks as one thread alone would), or
+ * all of them (size: the old size of a grow, the new one of a shrink) if
+ * there are more.
+ */
+static unsigned long split_base(unsigned int n, unsigned long size)
+{
+	unsigned long b = 1UL << urcu_i_lfht_order((unsigned long) n * LFHT_LANES);
+
+	return b > size ? b : size;
+}
+
+/*
+ * Do fn over the ranges [0, nranges) of the pass old_size -> new_size in n
+ * contiguous parts, part 0 in this thread, the others on helpers
+ * (rculfhash-helpers.c).  False if a part was cut short by a destroy.
+ */
+static bool split_pass(struct cds_lfht *ht, void (*fn)(struct urcu_i_lfht_part *),
+		unsigned long old_size, unsigned long new_size, unsigned long nranges,
+		unsigned int n)
+{
+	struct urcu_i_lfht_part part[LFHT_MAX_PARTS];
+	unsigned long q = nranges / n, r = nranges % n;
+	unsigned int k;
+	bool ok = true;
+
+	for (k = 0; k < n; k++) {
+		part[k].ht = ht;
+		part[k].fn = fn;
+		part[k].old_size = old_size;
+		part[k].new_size = new_size;
+		/* Sizes q or q + 1, back to back: [0, nranges) exactly once. */
+		part[k].from = k * q + caa_min((unsigned long) k, r);
+		part[k].to = part[k].from + q + (k < r);
+		part[k].ok = true;
+	}
+	urcu_i_lfht_run_parts(part, n);
+	for (k = 0; k < n; k++)
+		ok = ok && part[k].ok;
+	return ok;
+}
+
+static void grow_part(struct urcu_i_lfht_part *p)
+{
+	p->ok = grow_pass(p->ht, p->old_size, p->new_size, p->from, p->to);
+}
+
+/*
+ * Step 3 of a grow S -> T, split into n parts when large ("Splitting" at
+ * the top).  The parts cut the old buckets' ranges; with fewer than
+ * split_base() old buckets, the buckets below that base are linked first
+ * by this thread alone, and the parts cut the base's ranges.
+ */
+static bool grow_split(struct cds_lfht *ht, unsigned long old_size, unsigned long new_size,
+		bool helpers)
+{
+	unsigned int n = helpers ? urcu_i_lfht_parts(new_size - old_size) : 1;
+	unsigned long base = split_base(n, old_size);
+
+	if (n < 2 || base >= new_size)
+		return grow_pass(ht, old_size, new_size, 0, old_size);
+	if (base > old_size && !grow_pass(ht, old_size, base, 0, old_size))
+		return false;
+	return split_pass(ht, grow_part, base, new_size, base, n);
+}
+
+/*
+ * Grow towards new_size; returns the size reached.  helpers: the caller is
+ * in no read-side critical section, so a large pass may be split (see
+ * split_pass()).
+ */
+static unsigned long grow(struct cds_lfht *ht, unsigned long old_size, unsigned long new_size,
+		bool helpers)
 {
 	unsigned int k, s = urcu_i_lfht_order(old_size), t = urcu_i_lfht_order(new_size);
 
@@ -245,9 +359,13 @@ static unsigned long grow(struct cds_lfht *ht, unsigned long old_size, unsigned 
 		return old_size;
 	URCU_PROBE(lfht_resize_start, ht, old_size, new_size);
 	seq_begin(ht);
-	if (!grow_pass(ht, old_size, new_size))
+	if (!grow_split(ht, old_size, new_size, helpers))
 		return old_size;	/* being destroyed: nobody looks any more */
-	/* Release: the new buckets are linked; pairs with load_size(). */
+	/*
+	 * Release: the new buckets are linked (by this thread, or by helpers
+	 * it joined: pthread_join orders their CASes before this store);
+	 * pairs with load_size().
+	 */
 	uatomic_store(&ht->size, new_size, CMM_RELEASE);
 	seq_end(ht);
 	URCU_PROBE(lfht_resize_end, ht, old_size, new_size);
@@ -308,20 +426,22 @@ static bool shrink_step(struct shrink_lane *l, unsigned long new_size)
 }
 
 /*
- * Step 3 of a shrink, LFHT_LANES ranges at a time as in grow_pass().  The
+ * Step 3 of a shrink, for the remaining buckets at list positions [from,
+ * to), LFHT_LANES ranges at a time as in grow_pass().  The
  * only stable positions are the remaining buckets, so the pass leaves its
  * read-side critical section only between ranges: when due, it stops
  * starting new ranges, lets the lanes finish theirs, and quiesces.
  */
-static void shrink_pass(struct cds_lfht *ht, unsigned long new_size)
+static void shrink_pass(struct cds_lfht *ht, unsigned long new_size, unsigned long from,
+		unsigned long to)
 {
 	unsigned int t = urcu_i_lfht_order(new_size), nl = 0, k, steps = 0;
 	struct shrink_lane lane[LFHT_LANES];
-	unsigned long ci = 0;
+	unsigned long ci = from;
 
 	resizer_enter(ht);
-	while (ci < new_size || nl) {
-		while (nl < LFHT_LANES && ci < new_size && steps < LFHT_QUIESCE_STEPS)
+	while (ci < to || nl) {
+		while (nl < LFHT_LANES && ci < to && steps < LFHT_QUIESCE_STEPS)
 			shrink_lane_start(ht, &lane[nl++], urcu_i_lfht_rev_bits(ci++, t));
 		if (!nl) {
 			steps = 0;
@@ -339,6 +459,31 @@ static void shrink_pass(struct cds_lfht *ht, unsigned long new_size)
 	resizer_exit(ht);
 }
 
+static void shrink_part_fn(struct urcu_i_lfht_part *p)
+{
+	shrink_pass(p->ht, p->new_size, p->from, p->to);	/* runs to its end */
+}
+
+/*
+ * Step 3 of a shrink S -> T, split into n parts when large ("Splitting" at
+ * the top).  The parts cut the remaining buckets' ranges; with fewer than
+ * split_base() remaining buckets, the parts remove the bucket nodes of the
+ * base and above, each range ending at a bucket node below the base, and
+ * then this thread alone removes those of [T, base).
+ */
+static void shrink_split(struct cds_lfht *ht, unsigned long old_size, unsigned long new_size)
+{
+	unsigned int n = urcu_i_lfht_parts(old_size - new_size);
+	unsigned long base = split_base(n, new_size);
+
+	if (n >= 2 && base < old_size) {
+		(void) split_pass(ht, shrink_part_fn, old_size, base, base, n);
+		if (base == new_size)
+			return;
+	}
+	shrink_pass(ht, new_size, 0, new_size);
+}
+
 static void shrink(struct cds_lfht *ht, unsigned long old_size, unsigned long new_size)
 {
 	unsigned int k, t = urcu_i_lfht_order(new_size), s = urcu_i_lfht_order(old_size);
@@ -348,7 +493,8 @@ static void shrink(struct cds_lfht *ht, unsigned long old_size, unsigned long ne
 	/* Release: pairs with load_size(); nothing new to publish but order. */
 	uatomic_store(&ht->size, new_size, CMM_RELEASE);
 	ht->flavor->update_synchronize_rcu();
-	shrink_pass(ht, new_size);
+	shrink_split(ht, old_size, new_size);
+	/* Also after the helpers' unlinks: they were joined (pthread_join) before. */
 	ht->flavor->update_synchronize_rcu();
 	seq_end(ht);
 	for (k = s; k > t; k--)
@@ -370,7 +516,7 @@ void urcu_i_lfht_do_resize(struct cds_lfht *ht)
 		if (target == size)
 			return;
 		if (target > size) {
-			reached = grow(ht, size, target);
+			reached = grow(ht, size, target, true);
 			if (reached < target) {
 				/* Out of memory (or destroyed): stop here. */
 				(void) uatomic_cmpxchg(&ht->resize_target, target, reached);
@@ -382,39 +528,27 @@ void urcu_i_lfht_do_resize(struct cds_lfht *ht)
 	}
 }
 
-/*
- * The signal flavor's grace periods wait for every registered thread to
- * take SIGRCU, which the background thread blocks like every other signal.
- * Weak: liburcu-cds does not depend on liburcu-signal; the reference
- * resolves when the program uses that flavor.
- */
-extern void urcu_signal_register_thread(void) __attribute__((weak));
-
-void urcu_i_lfht_background_resize(struct cds_lfht *ht)
+static void locked_resize(void *arg)
 {
-	const struct rcu_flavor_struct *fl = ht->flavor;
-	bool sig = urcu_signal_register_thread && fl->register_thread == urcu_signal_register_thread;
-	sigset_t set, old;
+	struct cds_lfht *ht = (struct cds_lfht *) arg;
 
-	if (sig) {
-		sigemptyset(&set);
-		sigaddset(&set, SIGRCU);
-		(void) pthread_sigmask(SIG_UNBLOCK, &set, &old);
-	}
-	fl->register_thread();
-	fl->thread_offline();	/* qsbr: the resize goes online only to walk */
 	urcu_i_lfht_resize_lock(ht);
 	urcu_i_lfht_do_resize(ht);
 	urcu_i_lfht_resize_unlock(ht);
-	fl->thread_online();
-	fl->unregister_thread();
-	if (sig)
-		(void) pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* The background thread's resize, or an unregistered caller's. */
+void urcu_i_lfht_background_resize(struct cds_lfht *ht)
+{
+	urcu_i_lfht_as_reader(ht, locked_resize, ht);
 }
 
 /*
  * Inside a read-side critical section of a flavor other than qsbr: a grow
- * needs no grace period, so it runs (as in liburcu); a shrink would wait for
+ * needs no grace period, so it runs (as in liburcu), on this thread alone
+ * (helpers would register with the flavor, whose registry lock a grace
+ * period waiting for this very section may hold, while this thread waits
+ * for them inside the section); a shrink would wait for
  * this very section, so it aborts with a message.  The resize lock is only
  * tried: its holder may be waiting for a grace period that waits for us,
  * and it reads the raised target before it lets go.
@@ -437,7 +571,7 @@ static void resize_in_section(struct cds_lfht *ht, unsigned long new_size)
 	if (!urcu_i_lfht_resize_trylock(ht))
 		return;
 	if (ht->size < new_size)	/* only resizes write it, and we hold the lock */
-		(void) grow(ht, ht->size, new_size);
+		(void) grow(ht, ht->size, new_size, false);	/* no helpers: see above */
 	urcu_i_lfht_resize_unlock(ht);
 }
 
