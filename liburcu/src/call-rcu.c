@@ -53,6 +53,7 @@
 #include "call-rcu-internal.h"
 #include "urcu-stall.h"
 #include "probes.h"
+#include "urcu-seams.h"
 
 struct urcu_i_callrcu URCU_FN(i_callrcu) = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -407,9 +408,14 @@ struct barrier_head {
 	struct barrier_completion *done;
 };
 
-#ifdef URCU_I_SEED_EARLY_BARRIER
-/* Test-only (tests/seeded): what the barrier callbacks decrement instead. */
-static struct barrier_completion seed_early_barrier_done;
+/*
+ * Test-only (tests/seeded, early-barrier): what the barrier callbacks
+ * decrement instead.  Defined under #if: data, which no dead branch
+ * removes; every use is under URCU_I_SEEDED(EARLY_BARRIER).
+ */
+extern struct barrier_completion URCU_FN(i_seed_early_barrier_done);
+#if URCU_I_SEEDED(EARLY_BARRIER)
+struct barrier_completion URCU_FN(i_seed_early_barrier_done);
 #endif
 
 static void barrier_callback(struct rcu_head *head)
@@ -475,20 +481,18 @@ void URCU_FN(barrier)(void)
 	uatomic_set(&done.remaining, n);
 	cds_list_for_each_entry(crdp, &callrcu.workers, node) {
 		heads[i].done = &done;
-#ifdef URCU_I_SEED_EARLY_BARRIER
 		/* seeded bug (test-only, tests/seeded): the callbacks count down a leaked counter, nobody waits */
-		heads[i].done = &seed_early_barrier_done;
-#endif
+		if (URCU_I_SEEDED(EARLY_BARRIER))
+			heads[i].done = &URCU_FN(i_seed_early_barrier_done);
 		heads[i].head.func = barrier_callback;
 		URCU_FN(i_crdp_enqueue)(crdp, &heads[i].head.next);
 		i++;
 	}
 	urcu_i_callrcu_unlock();
 
-#ifdef URCU_I_SEED_EARLY_BARRIER
 	/* seeded bug (test-only, tests/seeded): rcu_barrier returns before the callbacks queued before it ran */
-	return;	/* heads leaked: the queued barrier callbacks still use them */
-#endif
+	if (URCU_I_SEEDED(EARLY_BARRIER))
+		return;	/* heads leaked: the queued barrier callbacks still use them */
 	was_online = urcu_i_quiesce_begin();
 	/* Acquire: pairs with the decrement in barrier_callback(). */
 	while ((v = uatomic_load(&done.remaining, CMM_ACQUIRE)) != 0)

@@ -41,6 +41,7 @@
 
 #include "call-rcu-internal.h"
 #include "probes.h"
+#include "urcu-seams.h"
 
 #define DEFER_QUEUE_SIZE	4096UL	/* entries per thread; power of two */
 #define DEFER_QUEUE_MASK	(DEFER_QUEUE_SIZE - 1)
@@ -105,11 +106,9 @@ static void drain_locked(struct defer_queue *only)
 	}
 	if (!any)
 		return;
-#ifndef URCU_I_SEED_DEFER_NO_GP
-	URCU_FN(synchronize_rcu)();
-#else
-	/* seeded bug (test-only, tests/seeded): deferred functions run without a grace period */
-#endif
+	/* seeded bug (test-only, tests/seeded) if skipped: deferred functions run without a grace period */
+	if (!URCU_I_SEEDED(DEFER_NO_GP))
+		URCU_FN(synchronize_rcu)();
 	cds_list_for_each_entry(q, &defer.queues, node) {
 		unsigned long i;
 

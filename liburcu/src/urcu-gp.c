@@ -90,20 +90,8 @@
 #include "urcu-internal.h"
 #include "urcu-stall.h"
 #include "probes.h"
-
-#ifdef URCU_I_PHASE_TRACE
-/*
- * Bench-only per-phase timing of synchronize_rcu (tools/bench/phase-trace.h),
- * defined only by the static copies that tools/bench/meson.build builds.
- * Elsewhere the hooks are empty: the libraries' code is unchanged.
- */
-#include "phase-trace.h"
-#else
-#define URCU_I_PT_BEGIN()	do { } while (0)
-#define URCU_I_PT_MARK(phase)	do { } while (0)
-#define URCU_I_PT_GP()		do { } while (0)
-#define URCU_I_PT_END()		do { } while (0)
-#endif
+/* Seeded bugs and the bench-only URCU_I_PT_* phase-trace hooks. */
+#include "urcu-seams.h"
 
 /*
  * Rescans before sleeping: 1.5-2 us on the AMD Zen 4 guests here (one PAUSE
@@ -230,11 +218,9 @@ static bool reader_quiescent(unsigned long v, unsigned long g)
  */
 static bool reader_done(struct urcu_i_reader *r, unsigned long g)
 {
-#ifdef URCU_I_SEED_SKIP_READER
 	/* seeded bug (test-only, tests/seeded): the scan skips the second-oldest registered reader */
-	if (r == URCU_FN(i_seed_second_reader)())
+	if (URCU_I_SEEDED(SKIP_READER) && r == URCU_FN(i_seed_second_reader)())
 		return true;
-#endif
 	return reader_quiescent(uatomic_load(&r->ctr, CMM_ACQUIRE), g);
 }
 
@@ -472,10 +458,10 @@ static void run_one_gp(void)
 	uatomic_store(&gp_state.started, gp_state.started + 1, CMM_RELAXED);
 	URCU_FN(i_watch_begin)(gp_state.started);
 	URCU_PROBE(gp_start, URCU_PROBE_FLAVOR, gp_state.started);
-#ifdef URCU_I_SEED_DONE_BEFORE_SCAN
-	/* seeded bug (test-only, tests/seeded): done published before the scan, waiting callers return early */
-	uatomic_store(&gp_state.done, gp_state.done + 1, CMM_RELEASE);
-#endif
+	if (URCU_I_SEEDED(DONE_BEFORE_SCAN)) {
+		/* seeded bug (test-only, tests/seeded): done published before the scan, waiting callers return early */
+		uatomic_store(&gp_state.done, gp_state.done + 1, CMM_RELEASE);
+	}
 	URCU_I_PT_GP();
 	URCU_I_PT_MARK(REG_LOCK);
 	if (cds_list_empty(&reg->readers)) {
@@ -502,21 +488,17 @@ static void run_one_gp(void)
 #if URCU_I_B1_UNLOCKED
 		URCU_FN(i_unlock)(&reg->lock);
 #endif
-#ifndef URCU_I_SEED_ORDER_UPDATER
-		URCU_FN(i_force_order)();
-#else
-		/* seeded bug (test-only, tests/seeded): no B1, a reader's word store may pass our scan (case (a) lost) */
-#endif
+		/* seeded bug (test-only, tests/seeded) if skipped: no B1, a reader's word store may pass our scan (case (a) lost) */
+		if (!URCU_I_SEEDED(ORDER_UPDATER))
+			URCU_FN(i_force_order)();
 #if URCU_I_B1_UNLOCKED
 		URCU_FN(i_lock)(&reg->lock);
 #endif
 		URCU_I_PT_MARK(ORDER);
-#ifndef URCU_I_SEED_NO_FLIP
-		CMM_STORE_SHARED(URCU_FN(i_gp).ctr,
-				URCU_FN(i_gp).ctr + URCU_GP_SEQ_STEP);
-#else
-		/* seeded bug (test-only, tests/seeded): no flip, so every reader already carries g's sequence */
-#endif
+		/* seeded bug (test-only, tests/seeded) if skipped: no flip, so every reader already carries g's sequence */
+		if (!URCU_I_SEEDED(NO_FLIP))
+			CMM_STORE_SHARED(URCU_FN(i_gp).ctr,
+					URCU_FN(i_gp).ctr + URCU_GP_SEQ_STEP);
 		URCU_I_PT_MARK(FLIP);
 		wait_for_readers(URCU_FN(i_gp).ctr);
 	}
@@ -527,9 +509,8 @@ unlock:
 	 * acquire scan loads) happen before anyone sees this grace period
 	 * done; pairs with the acquire load in gp_done().
 	 */
-#ifndef URCU_I_SEED_DONE_BEFORE_SCAN
-	uatomic_store(&gp_state.done, gp_state.done + 1, CMM_RELEASE);
-#endif
+	if (!URCU_I_SEEDED(DONE_BEFORE_SCAN))
+		uatomic_store(&gp_state.done, gp_state.done + 1, CMM_RELEASE);
 	URCU_FN(i_watch_end)();
 	URCU_I_PT_MARK(GP_END);
 }
@@ -624,11 +605,9 @@ void URCU_FN(synchronize_rcu)(void)
 			URCU_FLAVOR_NAME);
 #endif
 	URCU_FN(i_watch_waiter)(1);
-#ifndef URCU_I_SEED_SKIP_WAIT
-	wait_for_gp(gp_target());
-#else
-	/* seeded bug (test-only, tests/seeded): synchronize_rcu returns without waiting for readers */
-#endif
+	/* seeded bug (test-only, tests/seeded) if skipped: synchronize_rcu returns without waiting for readers */
+	if (!URCU_I_SEEDED(SKIP_WAIT))
+		wait_for_gp(gp_target());
 	URCU_FN(i_watch_waiter)(-1);
 	/* Full fence: the caller's later accesses follow the grace period. */
 	cmm_smp_mb();
@@ -790,10 +769,9 @@ struct urcu_gp_poll_state URCU_FN(start_poll_synchronize_rcu)(void)
  */
 bool URCU_FN(poll_state_synchronize_rcu)(struct urcu_gp_poll_state state)
 {
-#ifdef URCU_I_SEED_EARLY_POLL
 	/* seeded bug (test-only, tests/seeded): a cookie reports complete one grace period early */
-	return gp_done(state.grace_period_id - 1);
-#endif
+	if (URCU_I_SEEDED(EARLY_POLL))
+		return gp_done(state.grace_period_id - 1);
 	return gp_done(state.grace_period_id);
 }
 

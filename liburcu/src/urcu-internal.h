@@ -44,10 +44,15 @@ void URCU_FN(i_fork_prepare)(void);
 void URCU_FN(i_fork_parent)(void);
 void URCU_FN(i_fork_child)(void);
 
-#ifdef URCU_I_SEED_SKIP_READER
-/* urcu-reader.c, test-only (tests/seeded): the second-oldest registered reader, or NULL. */
+/*
+ * urcu-reader.c, test-only (tests/seeded, skip-reader): registration order
+ * kept, and the second-oldest registered reader, or NULL.  Defined only in a
+ * skip-reader build; every call is under URCU_I_SEEDED(SKIP_READER)
+ * (urcu-seams.h), which other builds fold away.
+ */
+void URCU_FN(i_seed_order_add)(struct urcu_i_reader *r);
+void URCU_FN(i_seed_order_del)(struct urcu_i_reader *r);
 struct urcu_i_reader *URCU_FN(i_seed_second_reader)(void);
-#endif
 
 void URCU_FN(i_lock)(pthread_mutex_t *m);
 void URCU_FN(i_unlock)(pthread_mutex_t *m);

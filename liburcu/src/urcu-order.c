@@ -21,11 +21,8 @@
 #include <string.h>
 
 #include "urcu-internal.h"
-
-#ifdef URCU_I_PHASE_TRACE
-/* Bench-only: the signal round's two halves timed (tools/bench/phase-trace.h). */
-#include "phase-trace.h"
-#endif
+/* Bench-only URCU_I_PT_DETAIL hooks: the signal round's two halves timed. */
+#include "urcu-seams.h"
 
 #if URCU_FLAVOR_ORDER == URCU_ORDER_MEMBARRIER
 
@@ -152,9 +149,7 @@ void URCU_FN(i_force_order)(void)
 	 * precede the signals; pairs with the handler's fence.
 	 */
 	cmm_smp_mb();
-#ifdef URCU_I_PHASE_TRACE
-	uint64_t pt_t = urcu_i_pt_detail_start();
-#endif
+	unsigned long long pt_t = URCU_I_PT_DETAIL_START();
 	cds_list_for_each_entry(r, &URCU_FN(i_registry).readers, node) {
 		int ret;
 
@@ -167,9 +162,7 @@ void URCU_FN(i_force_order)(void)
 		if (uatomic_xchg(&r->need_mb, 0))
 			(void) uatomic_sub_return(&acks_pending, 1);
 	}
-#ifdef URCU_I_PHASE_TRACE
-	pt_t = urcu_i_pt_detail(URCU_I_PT_SIG_SEND, pt_t);
-#endif
+	pt_t = URCU_I_PT_DETAIL(SIG_SEND, pt_t);
 	while ((v = uatomic_load(&acks_pending, CMM_ACQUIRE)) != 0) {
 		/* Handlers run within microseconds on an idle CPU. */
 		if (spins++ < 1000) {
@@ -180,9 +173,7 @@ void URCU_FN(i_force_order)(void)
 	}
 	/* Full fence: pairs with the handlers' fences (acknowledgement seen). */
 	cmm_smp_mb();
-#ifdef URCU_I_PHASE_TRACE
-	(void) urcu_i_pt_detail(URCU_I_PT_SIG_WAIT, pt_t);
-#endif
+	(void) URCU_I_PT_DETAIL(SIG_WAIT, pt_t);
 }
 
 #else

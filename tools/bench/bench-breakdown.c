@@ -2,7 +2,7 @@
 /*
  * Where the time of one grace period goes (issue 13, item 1): the phases of
  * synchronize_rcu() as timed by the library's own URCU_I_PHASE_TRACE hooks
- * (phase-trace.h), with one reader (bench-reader.c) looping on short
+ * (liburcu/src/urcu-phase-trace.h), with one reader (bench-reader.c) looping on short
  * read-side critical sections on the other CPU, as in bench-sync.c.
  *
  * Ours only: it links the bench-only static copy of the flavor library
@@ -13,7 +13,7 @@
  *   calls or -t seconds (defaults as bench-sync.c: 2000 / 2 s for memb,
  *   mb and qsbr, 200 / 2 s for bp and signal; -q: 500 or 50 / 0.5 s).
  *   Prints, in us unless stated:
- *     bd.<flavor>.<phase>.p50 and .mean   per phase (phase-trace.h)
+ *     bd.<flavor>.<phase>.p50 and .mean   per phase (urcu-phase-trace.h)
  *     bd.signal.sig_send/sig_wait.p50/.mean  signal only: B1's two halves
  *                                         (inside order and scan_arm, not added)
  *     bd.<flavor>.sum_p50                 the sum of the phases' p50s
@@ -39,7 +39,7 @@
 #endif
 #include "bench-flavor.h"
 #include "bench-util.h"
-#include "phase-trace.h"
+#include "urcu-phase-trace.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -787,7 +787,7 @@ def plan_summary(runs, nbinaries):
 
 
 # --breakdown: flavors in the order of the issue, and the phases of
-# tools/bench/phase-trace.h (names as bench-breakdown prints them).
+# liburcu/src/urcu-phase-trace.c (names as bench-breakdown prints them).
 BREAKDOWN_FLAVORS = ("memb", "bp", "qsbr", "mb", "signal")
 BREAKDOWN_PHASES = (
     ("entry", "entry: misuse check, fence, target"),

@@ -26,6 +26,20 @@
 #error "the including flavor header must define URCU_I_READER_MAY_FENCE"
 #endif
 
+/*
+ * Two steps of the fast paths are macros, so that a test-only variant of
+ * this template, kept with the library's test seams in liburcu/src and never
+ * installed, can change them without a copy of the rest: the fenced
+ * reader's fence after publishing its word, and the word a nested unlock
+ * stores.
+ */
+#ifndef URCU_I_READER_PUBLISH_FENCE
+# define URCU_I_READER_PUBLISH_FENCE()	cmm_smp_mb()
+#endif
+#ifndef URCU_I_READER_NESTED_EXIT
+# define URCU_I_READER_NESTED_EXIT(t)	((t) - URCU_GP_COUNT)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -63,11 +77,7 @@ static inline void URCU_I_FLAVOR(i_read_lock)(void)
 			 * critical section's loads ourselves; pairs with the
 			 * updater's fence before its reader scan.
 			 */
-#ifndef URCU_I_SEED_ORDER_READER
-			cmm_smp_mb();
-#else
-			/* seeded bug (test-only, tests/seeded): no reader fence, the word store may pass the section's loads */
-#endif
+			URCU_I_READER_PUBLISH_FENCE();
 		}
 	} else if (caa_unlikely((t & URCU_GP_NEST_MASK) >= URCU_GP_NEST_MASK - 1)) {
 		URCU_I_FLAVOR(i_read_lock_slow)();
@@ -107,12 +117,7 @@ static inline void URCU_I_FLAVOR(i_read_unlock)(void)
 		/* Depth 0 (unbalanced) or URCU_GP_NEST_MASK (unregistered). */
 		URCU_I_FLAVOR(i_read_unlock_misuse)();
 	} else {
-#ifdef URCU_I_SEED_NESTING_OFF_BY_ONE
-		/* seeded bug (test-only, tests/seeded): leaving depth 2 re-snapshots like an outermost unlock + lock */
-		if ((t & URCU_GP_NEST_MASK) == 2 * URCU_GP_COUNT)
-			t = CMM_LOAD_SHARED(URCU_I_FLAVOR(i_gp).ctr) + URCU_GP_COUNT;
-#endif
-		uatomic_store(&r->ctr, t - URCU_GP_COUNT, CMM_RELAXED);
+		uatomic_store(&r->ctr, URCU_I_READER_NESTED_EXIT(t), CMM_RELAXED);
 	}
 	/*
 	 * No trailing compiler barrier: letting later accesses move into the

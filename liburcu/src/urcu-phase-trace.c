@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The record store of the per-phase trace (phase-trace.h).  Compiled only
- * into the bench-only static flavor libraries of tools/bench/meson.build.
+ * The record store of the per-phase trace (urcu-phase-trace.h).  Compiled
+ * only into the bench-only static flavor libraries of tools/bench/meson.build.
  *
  * Records go into a fixed array through an atomic slot counter; a writer
  * past the end counts a drop instead.  The reader (urcu_i_pt_take) runs
@@ -10,7 +10,7 @@
  * makes the records visible to it; the counter needs no ordering of its own
  * beyond handing out distinct slots.
  */
-#include "phase-trace.h"
+#include "urcu-phase-trace.h"
 
 #include <string.h>
 #include <urcu/uatomic.h>

@@ -2,12 +2,15 @@
 /*
  * Per-phase timing of synchronize_rcu(), for the breakdown benchmark only.
  *
- * liburcu/src/urcu-gp.c includes this header when it is compiled with
- * URCU_I_PHASE_TRACE, which only tools/bench/meson.build defines, for a
- * static, bench-only copy of each flavor library (never installed, never
- * linked by anything but bench-breakdown.c).  Production builds do not
- * define the macro; urcu-gp.c then defines URCU_I_PT_BEGIN/MARK/END as
- * empty statements, so the shipped code is unchanged.
+ * Part of the library's test seams (urcu-seams.h): when a flavor library is
+ * compiled with URCU_I_PHASE_TRACE, which only tools/bench/meson.build
+ * defines, for a static, bench-only copy of each flavor library (never
+ * installed, never linked by anything but tools/bench/bench-breakdown.c),
+ * urcu-seams.h includes this header and turns the URCU_I_PT_* hooks of
+ * urcu-gp.c and urcu-order.c into the calls below.  Production builds do
+ * not define the macro; the hooks are then empty and the shipped code is
+ * unchanged.  bench-breakdown.c includes this header too, to read the
+ * records (tools/bench/meson.build puts liburcu/src on its include path).
  *
  * Model: a stopwatch per thread.  URCU_I_PT_BEGIN() at the entry of
  * synchronize_rcu() starts it; each URCU_I_PT_MARK(phase) charges the time
@@ -21,8 +24,8 @@
  * measures that cost and prints it beside the table, since it inflates
  * the traced grace period by (marks per call) x (cost of one read).
  */
-#ifndef URCU_BENCH_PHASE_TRACE_H
-#define URCU_BENCH_PHASE_TRACE_H
+#ifndef URCU_SRC_URCU_PHASE_TRACE_H
+#define URCU_SRC_URCU_PHASE_TRACE_H
 
 #include <stdint.h>
 #include <stddef.h>
@@ -65,7 +68,7 @@ struct urcu_i_pt_rec {
 	uint32_t marks;			/* clock reads made during the call (details too) */
 };
 
-/* The running record of the calling thread (phase-trace.c). */
+/* The running record of the calling thread (urcu-phase-trace.c). */
 struct urcu_i_pt_cur {
 	int active;
 	uint64_t start, last;
@@ -140,9 +143,4 @@ size_t urcu_i_pt_take(struct urcu_i_pt_rec *out, size_t max, size_t *dropped);
 extern const char *const urcu_i_pt_names[URCU_I_PT_NR];
 extern const char *const urcu_i_pt_detail_names[URCU_I_PT_NR_DETAIL];
 
-#define URCU_I_PT_BEGIN()	urcu_i_pt_begin()
-#define URCU_I_PT_MARK(phase)	urcu_i_pt_mark(URCU_I_PT_##phase)
-#define URCU_I_PT_GP()		urcu_i_pt_count_gp()
-#define URCU_I_PT_END()		urcu_i_pt_end()
-
-#endif /* URCU_BENCH_PHASE_TRACE_H */
+#endif /* URCU_SRC_URCU_PHASE_TRACE_H */
