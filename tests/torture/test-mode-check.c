@@ -17,7 +17,7 @@ static void dummy_count(const struct ut_config *cfg, int n[], bool posts[])
 	posts[0] = false;
 }
 
-static void *dummy_thread(void *arg)
+static void *dummy_thread(struct ut_thread *arg)
 {
 	return arg;
 }
@@ -29,12 +29,17 @@ static void dummy_stat(struct ut_run *run, char *buf, size_t len)
 }
 
 static const struct ut_mode_role roles[] = {
-	{ "reader", UT_ROLE_READER, true },
-	{ "writer", UT_ROLE_UPDATER, false },
+	{ "reader", UT_ROLE_READER, true, dummy_thread },
+	{ "writer", UT_ROLE_UPDATER, false, dummy_thread },
 };
 
 static const struct ut_mode_role worker_role[] = {
-	{ "worker", UT_ROLE_WORKER, false },
+	{ "worker", UT_ROLE_WORKER, false, dummy_thread },
+};
+
+static const struct ut_mode_role no_fn_role[] = {
+	{ "reader", UT_ROLE_READER, true, dummy_thread },
+	{ "writer", UT_ROLE_UPDATER, false, NULL },
 };
 
 static const char *const nine_errors[] = { "a", "b", "c", "d", "e", "f", "g", "h", "i", NULL };
@@ -45,7 +50,6 @@ static const struct ut_mode_ops complete = {
 	.roles = roles,
 	.nroles = 2,
 	.count = dummy_count,
-	.thread_fn = dummy_thread,
 	.stat_line = dummy_stat,
 };
 
@@ -72,7 +76,7 @@ int main(void)
 	m = complete; m.nroles = UT_MODE_MAX_ROLES + 1; expect_fail(m, "too many roles");
 	m = complete; m.roles = worker_role; m.nroles = 1; expect_fail(m, "role placed as a worker");
 	m = complete; m.count = NULL; expect_fail(m, "no count hook");
-	m = complete; m.thread_fn = NULL; expect_fail(m, "no thread_fn hook");
+	m = complete; m.roles = no_fn_role; expect_fail(m, "a role without a thread function");
 	m = complete; m.stat_line = NULL; expect_fail(m, "no stat_line hook");
 	m = complete; m.errors = nine_errors; expect_fail(m, "too many error names");
 	m = complete; m.errors = nine_errors + 1;

@@ -21,14 +21,28 @@
 #include "callbacks.h"
 #include "json.h"
 
-/* The three modes share this file's code; which one runs is run->mode. */
-extern const struct ut_mode_ops ut_mode_callback, ut_mode_flood, ut_mode_barrier;
-
+/* The three modes share this file's code; each has its own roles table,
+ * whose enqueuer function says what the mode does (no test of which mode
+ * runs). */
 enum { CB_READER, CB_ENQUEUER };
 
+static void *cb_enqueuer(struct ut_thread *t);
+static void *flood_enqueuer(struct ut_thread *t);
+static void *barrier_thread(struct ut_thread *t);
+
 static const struct ut_mode_role cb_roles[] = {
-	[CB_READER] = { "reader", UT_ROLE_READER, true },
-	[CB_ENQUEUER] = { "enqueuer", UT_ROLE_UPDATER, false },
+	[CB_READER] = { "reader", UT_ROLE_READER, true, ut_plain_reader },
+	[CB_ENQUEUER] = { "enqueuer", UT_ROLE_UPDATER, false, cb_enqueuer },
+};
+
+static const struct ut_mode_role flood_roles[] = {
+	[CB_READER] = { "reader", UT_ROLE_READER, true, ut_plain_reader },
+	[CB_ENQUEUER] = { "enqueuer", UT_ROLE_UPDATER, false, flood_enqueuer },
+};
+
+static const struct ut_mode_role barrier_roles[] = {
+	[CB_READER] = { "reader", UT_ROLE_READER, true, ut_plain_reader },
+	[CB_ENQUEUER] = { "enqueuer", UT_ROLE_UPDATER, false, barrier_thread },
 };
 
 struct cb_obj {
@@ -54,12 +68,13 @@ static void simple_cb(struct rcu_head *head)
 	ut_cb_end(run);
 }
 
-static void *enqueuer(struct ut_thread *t)
+/* Post callbacks: paced at --rate (callback), each re-posting itself
+ * launder times (flood). */
+static void *enqueuer(struct ut_thread *t, bool paced, unsigned long launder)
 {
 	struct ut_run *run = t->run;
 	const struct ut_config *cfg = run->cfg;
 	const struct ut_flavor_ops *ops = run->ops;
-	bool paced = run->mode == &ut_mode_callback && cfg->rate > 0;
 	uint64_t interval = paced ? (uint64_t)(1e9 / cfg->rate) : 0, next;
 
 	ut_thread_begin(t);
@@ -86,7 +101,7 @@ static void *enqueuer(struct ut_thread *t)
 		if (!c)
 			break;
 		c->run = run;
-		c->launder_left = run->mode == &ut_mode_flood ? cfg->launder : 0;
+		c->launder_left = launder;
 		c->done = NULL;
 		ut_thread_set_state(t, "call_rcu");
 		ut_cb_post(run, t, &c->cb, simple_cb);
@@ -97,6 +112,16 @@ static void *enqueuer(struct ut_thread *t)
 	}
 	ut_thread_end(t);
 	return NULL;
+}
+
+static void *cb_enqueuer(struct ut_thread *t)
+{
+	return enqueuer(t, t->run->cfg->rate > 0, 0);
+}
+
+static void *flood_enqueuer(struct ut_thread *t)
+{
+	return enqueuer(t, false, t->run->cfg->launder);
 }
 
 static void barrier_cb(struct rcu_head *head)
@@ -155,17 +180,6 @@ static void *barrier_thread(struct ut_thread *t)
 	return NULL;
 }
 
-static void *cb_thread(void *arg)
-{
-	struct ut_thread *t = arg;
-
-	if (t->role == CB_READER)
-		return ut_plain_reader(t);
-	if (t->run->mode == &ut_mode_barrier)
-		return barrier_thread(t);
-	return enqueuer(t);
-}
-
 static void cb_count(const struct ut_config *cfg, int n[], bool posts[])
 {
 	n[CB_READER] = cfg->readers;
@@ -197,7 +211,12 @@ static int barrier_configure(struct ut_config *cfg, const struct ut_given *given
 
 static void cb_finish(struct ut_run *run)
 {
-	run->res->gp_lat_what = run->mode == &ut_mode_barrier ? "rcu_barrier" : "none";
+	run->res->gp_lat_what = "none";
+}
+
+static void barrier_finish(struct ut_run *run)
+{
+	run->res->gp_lat_what = "rcu_barrier";
 }
 
 static void cb_stat(struct ut_run *run, char *buf, size_t len)
@@ -238,7 +257,6 @@ const struct ut_mode_ops ut_mode_callback = {
 	.nroles = 2,
 	.count = cb_count,
 	.configure = cb_configure,
-	.thread_fn = cb_thread,
 	.finish = cb_finish,
 	.stat_line = cb_stat,
 	.updates_include_gps = true,
@@ -247,11 +265,10 @@ const struct ut_mode_ops ut_mode_callback = {
 const struct ut_mode_ops ut_mode_flood = {
 	.name = "flood",
 	.help = "flood: call_rcu flood with self-re-posting callbacks",
-	.roles = cb_roles,
+	.roles = flood_roles,
 	.nroles = 2,
 	.count = cb_count,
 	.configure = flood_configure,
-	.thread_fn = cb_thread,
 	.finish = cb_finish,
 	.stat_line = cb_stat,
 	.updates_include_gps = true,
@@ -262,12 +279,11 @@ const struct ut_mode_ops ut_mode_flood = {
 const struct ut_mode_ops ut_mode_barrier = {
 	.name = "barrier",
 	.help = "barrier: threads post callbacks, then rcu_barrier",
-	.roles = cb_roles,
+	.roles = barrier_roles,
 	.nroles = 2,
 	.count = cb_count,
 	.configure = barrier_configure,
-	.thread_fn = cb_thread,
-	.finish = cb_finish,
+	.finish = barrier_finish,
 	.stat_line = cb_stat,
 	.updates_include_gps = true,
 };

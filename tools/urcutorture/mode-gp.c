@@ -12,9 +12,11 @@
 
 enum { GP_READER, GP_UPDATER };
 
+static void *gp_updater(struct ut_thread *t);
+
 static const struct ut_mode_role gp_roles[] = {
-	[GP_READER] = { "reader", UT_ROLE_READER, true },
-	[GP_UPDATER] = { "updater", UT_ROLE_UPDATER, false },
+	[GP_READER] = { "reader", UT_ROLE_READER, true, ut_plain_reader },
+	[GP_UPDATER] = { "updater", UT_ROLE_UPDATER, false, gp_updater },
 };
 
 struct gp_cb {
@@ -86,13 +88,6 @@ static void *gp_updater(struct ut_thread *t)
 	return NULL;
 }
 
-static void *gp_thread(void *arg)
-{
-	struct ut_thread *t = arg;
-
-	return t->role == GP_READER ? ut_plain_reader(t) : gp_updater(t);
-}
-
 static void gp_count(const struct ut_config *cfg, int n[], bool posts[])
 {
 	n[GP_READER] = cfg->readers;
@@ -142,7 +137,6 @@ const struct ut_mode_ops ut_mode_gp_latency = {
 	.count = gp_count,
 	.configure = gp_configure,
 	.takes_async = true,
-	.thread_fn = gp_thread,
 	.finish = gp_finish,
 	.stat_line = gp_stat,
 	.updates_include_gps = true,

@@ -106,10 +106,14 @@
 
 enum { H_READER, H_UPDATER, H_RESIZER };
 
+static void *h_reader(struct ut_thread *t);
+static void *h_updater(struct ut_thread *t);
+static void *h_resizer(struct ut_thread *t);
+
 static const struct ut_mode_role h_roles[] = {
-	[H_READER] = { "reader", UT_ROLE_READER, true },
-	[H_UPDATER] = { "updater", UT_ROLE_UPDATER, false },
-	[H_RESIZER] = { "resizer", UT_ROLE_UPDATER, false },
+	[H_READER] = { "reader", UT_ROLE_READER, true, h_reader },
+	[H_UPDATER] = { "updater", UT_ROLE_UPDATER, false, h_updater },
+	[H_RESIZER] = { "resizer", UT_ROLE_UPDATER, false, h_resizer },
 };
 
 enum { HE_STABLE, HE_POISON, HE_DUP, HE_TRAV_MISS, HE_COUNT, HE_BAD };
@@ -600,17 +604,6 @@ static void *h_resizer(struct ut_thread *t)
 	return NULL;
 }
 
-static void *h_thread(void *arg)
-{
-	struct ut_thread *t = arg;
-
-	switch (t->role) {
-	case H_READER: return h_reader(t);
-	case H_UPDATER: return h_updater(t);
-	default: return h_resizer(t);
-	}
-}
-
 /* ---- the mode's table ---- */
 
 static void h_count(const struct ut_config *cfg, int n[], bool posts[])
@@ -956,7 +949,6 @@ const struct ut_mode_ops ut_mode_hash = {
 	.errors = h_errors,
 	.configure = h_configure,
 	.setup = h_setup,
-	.thread_fn = h_thread,
 	.finish = h_finish,
 	.stat_line = h_stat,
 	.report = h_report,

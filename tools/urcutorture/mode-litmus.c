@@ -57,9 +57,12 @@
 
 enum { LIT_READER, LIT_UPDATER };
 
+static void *lit_reader(struct ut_thread *t);
+static void *lit_updater(struct ut_thread *t);
+
 static const struct ut_mode_role lit_roles[] = {
-	[LIT_READER] = { "reader", UT_ROLE_READER, true },
-	[LIT_UPDATER] = { "updater", UT_ROLE_UPDATER, false },
+	[LIT_READER] = { "reader", UT_ROLE_READER, true, lit_reader },
+	[LIT_UPDATER] = { "updater", UT_ROLE_UPDATER, false, lit_updater },
 };
 
 static const char *const lit_errors[] = { "poisoned_in_section", NULL };
@@ -270,13 +273,6 @@ static void *lit_updater(struct ut_thread *t)
 	return NULL;
 }
 
-static void *lit_thread(void *arg)
-{
-	struct ut_thread *t = arg;
-
-	return t->role == LIT_READER ? lit_reader(t) : lit_updater(t);
-}
-
 static void lit_count(const struct ut_config *cfg, int n[], bool posts[])
 {
 	(void) posts;
@@ -408,7 +404,6 @@ const struct ut_mode_ops ut_mode_litmus = {
 	.configure = lit_configure,
 	.readers_check = true,
 	.setup = lit_setup,
-	.thread_fn = lit_thread,
 	.finish = lit_finish,
 	.stat_line = lit_stat,
 	.updates_include_gps = true,

@@ -126,10 +126,14 @@
 
 enum { Q_READER, Q_PRODUCER, Q_CONSUMER };
 
+static void *q_reader(struct ut_thread *t);
+static void *q_producer(struct ut_thread *t);
+static void *q_consumer(struct ut_thread *t);
+
 static const struct ut_mode_role q_roles[] = {
-	[Q_READER] = { "reader", UT_ROLE_READER, true },
-	[Q_PRODUCER] = { "producer", UT_ROLE_UPDATER, false },
-	[Q_CONSUMER] = { "consumer", UT_ROLE_UPDATER, false },
+	[Q_READER] = { "reader", UT_ROLE_READER, true, q_reader },
+	[Q_PRODUCER] = { "producer", UT_ROLE_UPDATER, false, q_producer },
+	[Q_CONSUMER] = { "consumer", UT_ROLE_UPDATER, false, q_consumer },
 };
 
 enum { QS_LFQ, QS_LFS, QS_RLFS, QS_WFS, QS_WFCQ, QS_WFQ, QS_BWFS, QS_COUNT };
@@ -862,17 +866,6 @@ static void *q_reader(struct ut_thread *t)
 	return NULL;
 }
 
-static void *q_thread(void *arg)
-{
-	struct ut_thread *t = arg;
-
-	switch (t->role) {
-	case Q_READER: return q_reader(t);
-	case Q_PRODUCER: return q_producer(t);
-	default: return q_consumer(t);
-	}
-}
-
 /* ---- the mode's table ---- */
 
 static void q_count(const struct ut_config *cfg, int n[], bool posts[])
@@ -1167,7 +1160,6 @@ const struct ut_mode_ops ut_mode_queue = {
 	.configure = q_configure,
 	.takes_structures = true,
 	.setup = q_setup,
-	.thread_fn = q_thread,
 	.finish = q_finish,
 	.stat_line = q_stat,
 	.report = q_report,

@@ -19,8 +19,10 @@
 #define RC_BATCH 1000
 #define RC_MAX_RUNS 64		/* --runs bound (options.c) */
 
+static void *rc_reader(struct ut_thread *t);
+
 static const struct ut_mode_role rc_roles[] = {
-	{ "reader", UT_ROLE_READER, true },
+	{ "reader", UT_ROLE_READER, true, rc_reader },
 };
 
 /* Per reader: its ns/read in each run (0 = no timed batch in that run). */
@@ -42,9 +44,8 @@ struct rc {
 
 static void *rc_target_value;
 
-static void *rc_reader(void *arg)
+static void *rc_reader(struct ut_thread *t)
 {
-	struct ut_thread *t = arg;
 	struct ut_run *run = t->run;
 	struct rc *rc = run->mode_data;
 	const struct ut_flavor_ops *ops = run->ops;
@@ -234,7 +235,6 @@ const struct ut_mode_ops ut_mode_read_cost = {
 	.result_size = sizeof(struct rc_result),
 	.configure = rc_configure,
 	.setup = rc_setup,
-	.thread_fn = rc_reader,
 	.finish = rc_finish,
 	.stat_line = rc_stat,
 	.ns_per_read = rc_ns_per_read,

@@ -67,10 +67,13 @@
 
 enum { ST_STUCK, ST_READER, ST_UPDATER };
 
+static void *stall_stuck(struct ut_thread *t);
+static void *stall_updater(struct ut_thread *t);
+
 static const struct ut_mode_role stall_roles[] = {
-	[ST_STUCK] = { "stuck", UT_ROLE_READER, true },
-	[ST_READER] = { "reader", UT_ROLE_READER, true },
-	[ST_UPDATER] = { "updater", UT_ROLE_UPDATER, false },
+	[ST_STUCK] = { "stuck", UT_ROLE_READER, true, stall_stuck },
+	[ST_READER] = { "reader", UT_ROLE_READER, true, ut_plain_reader },
+	[ST_UPDATER] = { "updater", UT_ROLE_UPDATER, false, stall_updater },
 };
 
 enum { E_EARLY, E_MISSED, E_UNNAMED, E_NO_END, E_MIDSTALL };
@@ -369,17 +372,6 @@ static void *stall_updater(struct ut_thread *t)
 	return NULL;
 }
 
-static void *stall_thread(void *arg)
-{
-	struct ut_thread *t = arg;
-
-	switch (t->role) {
-	case ST_STUCK: return stall_stuck(t);
-	case ST_READER: return ut_plain_reader(t);
-	default: return stall_updater(t);
-	}
-}
-
 static void stall_count(const struct ut_config *cfg, int n[], bool posts[])
 {
 	(void)posts;
@@ -526,7 +518,6 @@ const struct ut_mode_ops ut_mode_stall = {
 	.configure = stall_configure,
 	.takes_stuck_for = true,
 	.setup = stall_setup,
-	.thread_fn = stall_thread,
 	.finish = stall_finish,
 	.stat_line = stall_stat,
 	.updates_include_gps = true,

@@ -79,11 +79,16 @@
 
 enum { STRESS_READER, STRESS_UPDATER, STRESS_FAKE, STRESS_CHURN };
 
+static void *stress_reader(struct ut_thread *t);
+static void *stress_updater(struct ut_thread *t);
+static void *stress_fake(struct ut_thread *t);
+static void *stress_churn(struct ut_thread *t);
+
 static const struct ut_mode_role stress_roles[] = {
-	[STRESS_READER] = { "reader", UT_ROLE_READER, true },
-	[STRESS_UPDATER] = { "updater", UT_ROLE_UPDATER, false },
-	[STRESS_FAKE] = { "fake-updater", UT_ROLE_UPDATER, false },
-	[STRESS_CHURN] = { "churn", UT_ROLE_READER, true },
+	[STRESS_READER] = { "reader", UT_ROLE_READER, true, stress_reader },
+	[STRESS_UPDATER] = { "updater", UT_ROLE_UPDATER, false, stress_updater },
+	[STRESS_FAKE] = { "fake-updater", UT_ROLE_UPDATER, false, stress_fake },
+	[STRESS_CHURN] = { "churn", UT_ROLE_READER, true, stress_churn },
 };
 
 /* Retirement paths; their order is the first mode errors'. */
@@ -1125,18 +1130,6 @@ static void *stress_fake(struct ut_thread *t)
 	return NULL;
 }
 
-static void *stress_thread(void *arg)
-{
-	struct ut_thread *t = arg;
-
-	switch (t->role) {
-	case STRESS_READER: return stress_reader(t);
-	case STRESS_UPDATER: return stress_updater(t);
-	case STRESS_CHURN: return stress_churn(t);
-	default: return stress_fake(t);
-	}
-}
-
 static void stress_count(const struct ut_config *cfg, int n[], bool posts[])
 {
 	n[STRESS_READER] = cfg->readers;
@@ -1333,7 +1326,6 @@ const struct ut_mode_ops ut_mode_stress = {
 	.thread_size = sizeof(struct stress_counts),
 	.result_size = sizeof(struct stress_counts),
 	.setup = stress_setup,
-	.thread_fn = stress_thread,
 	.between = stress_between,
 	.finish = stress_finish,
 	.stat_line = stress_stat,

@@ -30,9 +30,9 @@ int ut_mode_check(const struct ut_mode_ops *m, char *err, size_t len)
 		UT_NEED(m->roles[i].name && m->roles[i].name[0], "a role without a name");
 		UT_NEED(m->roles[i].place == UT_ROLE_READER || m->roles[i].place == UT_ROLE_UPDATER,
 			"a role placed neither as reader nor as updater");
+		UT_NEED(m->roles[i].fn, "a role without a thread function");
 	}
 	UT_NEED(m->count, "no count hook");
-	UT_NEED(m->thread_fn, "no thread_fn hook");
 	UT_NEED(m->stat_line, "no stat_line hook");
 	while (m->errors && m->errors[nerr])
 		nerr++;

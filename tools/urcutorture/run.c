@@ -21,6 +21,14 @@
 
 static unsigned int run_generation;
 
+/* Every thread of a mode: its role's function (the mode table says which). */
+static void *role_main(void *arg)
+{
+	struct ut_thread *t = arg;
+
+	return t->run->mode->roles[t->role].fn(t);
+}
+
 /* Where the batch stands, for the live progress line (main.c sets it). */
 static struct {
 	int idx, total;		/* this combination, 1-based, of total */
@@ -238,7 +246,7 @@ int ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
 	__atomic_store_n(&run_clock.stopping, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&run_clock.t0, t0, __ATOMIC_RELAXED);
 	for (int i = 0; i < run->nthreads; i++) {
-		int e = pthread_create(&run->threads[i].tid, NULL, mode->thread_fn, &run->threads[i]);
+		int e = pthread_create(&run->threads[i].tid, NULL, role_main, &run->threads[i]);
 
 		if (e) {
 			snprintf(res->note, sizeof(res->note), "pthread_create: %s", strerror(e));

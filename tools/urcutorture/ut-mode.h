@@ -359,6 +359,9 @@ struct ut_mode_role {
 	enum ut_role place;	/* placement role: which --pin-* policy and plan slots it takes */
 	bool reader;		/* read side: no latency histogram, and the watchdog
 				 * follows it only when the mode runs no other role */
+	/* The thread's body: start with ut_thread_begin, loop until
+	 * ut_should_stop, end with ut_thread_end; its return value is unused. */
+	void *(*fn)(struct ut_thread *t);
 };
 
 /* Where the report gives a mode its own lines / JSON members. */
@@ -386,7 +389,7 @@ struct uj;
  *
  * How to add a mode:
  *  1. Write mode-NAME.c defining `const struct ut_mode_ops ut_mode_NAME`.
- *     Mandatory: name, help, roles + nroles, count, thread_fn, stat_line
+ *     Mandatory: name, help, roles (each with its fn) + nroles, count, stat_line
  *     (`urcutorture --self-check-modes` verifies them); the rest may be
  *     NULL / 0.
  *  2. Add X(NAME) to UT_MODE_LIST in modes.c (that order is --help's and
@@ -433,7 +436,6 @@ struct ut_mode_ops {
 
 	/* ---- one combination (run.c) ---- */
 	int (*setup)(struct ut_run *run);		/* after threads[] exist, before they start */
-	void *(*thread_fn)(void *arg);			/* arg: struct ut_thread * */
 	void (*between)(struct ut_run *run, uint64_t elapsed_ns); /* controller tick */
 	/* After join and drain: fold thread counters into res->mode_data, set
 	 * res->gp_lat_what, count errors found at the end. */
