@@ -65,6 +65,8 @@ def check_stress_coverage(flavor, doc):
        % (flavor, st.get("reader_call_rcu", 0), st.get("reader_polls", 0)))
     ok(st.get("churn_threads", 0) > 0, "%s: churn threads started (%d)"
        % (flavor, st.get("churn_threads", 0)))
+    ok(st.get("churn_errors", -1) == 0, "%s: churn_errors reported, none (%s)"
+       % (flavor, st.get("churn_errors")))
     for path in ["sync", "call_rcu", "defer", "poll"]:
         n = st.get("exact_checks", {}).get(path, 0)
         ok(n > 0, "%s: exact checks of the %s path (%d held objects found retired)"

@@ -113,6 +113,7 @@ struct stress_counts {
 	uint64_t reader_cbs;		/* call_rcu posted inside a read-side section */
 	uint64_t reader_polls;		/* cookies taken inside a read-side section */
 	uint64_t churn_threads;		/* short-lived readers started */
+	uint64_t churn_errors;		/* errors those readers counted (bp: lazy registration) */
 	uint64_t quiescent;		/* qsbr: quiescent states announced by readers */
 	uint64_t offline_short;		/* qsbr: offline periods without a sleep */
 	uint64_t offline_long;		/* qsbr: offline periods with a 1-5 ms sleep */
@@ -798,6 +799,10 @@ static void child_fold(struct ut_thread *t, struct child *ch)
 		if (ch->mode_errors[e])
 			ut_count(&t->mode_errors[e], ch->mode_errors[e]);
 	ut_count(&t->reads, ch->reads);
+	/* Which readers caught it: the churn is the only thread to register
+	 * bp lazily, so a registration race shows here first. */
+	ch->c.churn_errors = ut_errors_total(ch->errors, UT_ERR_COUNT) +
+			     ut_errors_total(ch->mode_errors, UT_MODE_MAX_ERRORS);
 	counts_add(t->mode_data, &ch->c);
 }
 
@@ -1260,7 +1265,8 @@ static void stress_report(const struct ut_config *cfg, const struct ut_result *r
 	       (unsigned long long)c->depth[1], (unsigned long long)c->depth[2],
 	       (unsigned long long)c->depth[3], (unsigned long long)c->reader_cbs,
 	       (unsigned long long)c->reader_polls);
-	ut_out(&cfg->sink, "  churn threads   %llu\n", (unsigned long long)c->churn_threads);
+	ut_out(&cfg->sink, "  churn threads   %llu (errors they counted: %llu)\n",
+	       (unsigned long long)c->churn_threads, (unsigned long long)c->churn_errors);
 	if (r->flavor->is_qsbr)
 		ut_out(&cfg->sink, "  qsbr readers    %llu quiescent states, %llu short and %llu long "
 		       "offline periods\n", (unsigned long long)c->quiescent,
@@ -1305,6 +1311,7 @@ static void stress_json(struct uj *j, const struct ut_config *cfg, const struct 
 	uj_u64(j, "reader_call_rcu", c->reader_cbs);
 	uj_u64(j, "reader_polls", c->reader_polls);
 	uj_u64(j, "churn_threads", c->churn_threads);
+	uj_u64(j, "churn_errors", c->churn_errors);
 	uj_u64(j, "quiescent_states", c->quiescent);
 	uj_u64(j, "offline_short", c->offline_short);
 	uj_u64(j, "offline_long", c->offline_long);
