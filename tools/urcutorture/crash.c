@@ -61,7 +61,7 @@ struct crash_text {
 	bool tap;		/* human lines as "# " comments, TAP lines on stdout */
 	const char *mode, *flavor, *layout;
 	char what[256];		/* "  mode queue, flavor memb, call_rcu layout default, seed 1\n" */
-	char end[512];		/* "End of test: CRASH ...\n" */
+	char end[1040];		/* "End of test: CRASH ...\n" */
 	char tap_lines[256];	/* "not ok N - ... # CRASH\nBail out! crash\n", or "" */
 	int json_fd;		/* -1: no --json */
 	char *doc;		/* the rendered document */
@@ -415,67 +415,45 @@ void ut_crash_json_marker(const void *arg, FILE *f)
 
 /* The JSON document of a crash in this combination, split at the marker. */
 static void render_json(struct crash_text *t, const struct ut_batch *b,
-			const struct ut_result *done, int ndone, const struct ut_result *now)
+			const struct ut_result *all, int n)
 {
 	struct ut_batch copy = *b;
-	struct ut_result *all = calloc((size_t)ndone + 1, sizeof(*all));
 	size_t size = 0;
 	FILE *m;
 	char *at;
 
 	t->json_fd = -1;
-	if (!b->global->json || !all)
-		goto out;
-	if (ndone)
-		memcpy(all, done, (size_t)ndone * sizeof(*all));
-	all[ndone] = *now;
+	if (!b->global->json)
+		return;
 	copy.elapsed_s = (ut_now_ns() - b->t_start_ns) / 1e9;
 	m = open_memstream(&t->doc, &size);
 	if (!m)
-		goto out;
-	ut_report_json(&copy, all, ndone + 1, UT_CRASH, UT_EXIT_FAILURE, m, NULL);
+		return;
+	ut_report_json(&copy, all, n, UT_CRASH, UT_EXIT_FAILURE, m, NULL);
 	fclose(m);
 	at = t->doc ? strstr(t->doc, CRASH_MARKER) : NULL;
 	if (!at)
-		goto out;
+		return;
 	t->pre_len = (size_t)(at - t->doc);
 	t->post = at + strlen(CRASH_MARKER);
 	t->post_len = strlen(t->post);
 	t->json_fd = fileno(b->global->json);
-out:
-	free(all);
 }
 
-/* The human lines, "# " first under TAP. */
+/* The human lines, "# " first under TAP; all[n - 1] is the armed combination. */
 static void render_human(struct crash_text *t, const struct ut_batch *b,
-			 const struct ut_result *done, int ndone, const struct ut_config *cfg)
+			 const struct ut_result *all, int n, const struct ut_config *cfg)
 {
-	const char *hash = t->tap ? "# " : "";
-	char what[128], detail[256] = "";
-	size_t off = 0;
-	uint64_t errs = 0;
+	char end[1024];
 
 	snprintf(t->what, sizeof(t->what), "  mode %s, flavor %s, call_rcu layout %s, seed %llu\n",
 		 t->mode, t->flavor, t->layout, (unsigned long long)cfg->seed);
-	for (int i = 0; i < ndone; i++) {
-		errs += ut_result_errors(&done[i]);
-		if (done[i].verdict != UT_SUCCESS && off < sizeof(detail) - 64)
-			off += (size_t)snprintf(detail + off, sizeof(detail) - off, " %s/%s=%s",
-						done[i].flavor->name, ut_layout_names[done[i].layout],
-						ut_verdict_names[done[i].verdict]);
-	}
-	if (b->is_scenario)
-		snprintf(what, sizeof(what), "scenario=%s", b->name);
-	else
-		snprintf(what, sizeof(what), "mode=%s", t->mode);
-	snprintf(t->end, sizeof(t->end),
-		 "%sEnd of test: CRASH %s combinations=%d errors=%llu seed=%llu%s %s/%s=CRASH\n",
-		 hash, what, ndone + 1, (unsigned long long)errs,
-		 (unsigned long long)b->global->seed, detail, t->flavor, t->layout);
+	ut_report_end_line(b, UT_CRASH, all, n, end, sizeof(end));
+	snprintf(t->end, sizeof(t->end), "%s%s\n", t->tap ? "# " : "", end);
 	if (t->tap)
 		snprintf(t->tap_lines, sizeof(t->tap_lines),
 			 "not ok %d - %s/%s %s # CRASH crashed (likely use after free)\nBail out! crash\n",
-			 ndone + 1, t->flavor, t->layout, t->mode);
+			 n, t->flavor, t->layout, t->mode);
 }
 
 void ut_crash_arm(const struct ut_batch *b, const struct ut_result *done, int ndone,
@@ -483,31 +461,38 @@ void ut_crash_arm(const struct ut_batch *b, const struct ut_result *done, int nd
 		  enum ut_layout layout)
 {
 	struct crash_text *t = calloc(1, sizeof(*t)), *old;
-	struct ut_result now;
+	struct ut_result *all = calloc((size_t)ndone + 1, sizeof(*all)), *now;
 
-	if (!t)
+	if (!t || !all) {
+		free(t);
+		free(all);
 		return;		/* the previous texts stay: a crash reports less exactly */
+	}
 	t->human_fd = fileno(b->global->sink.human);
 	t->tap = b->global->sink.tap;
 	t->mode = cfg->mode->name;
 	t->flavor = ops->name;
 	t->layout = ut_layout_names[layout];
-	render_human(t, b, done, ndone, cfg);
 
-	memset(&now, 0, sizeof(now));
-	now.cfg = cfg;
-	now.flavor = ops;
-	now.layout = layout;
-	now.mode = cfg->mode;
-	now.verdict = UT_CRASH;
-	now.gp_lat_what = "none";
-	ut_hist_init(&now.gp_lat);
-	ut_hist_init(&now.cb_lat);
-	snprintf(now.note, sizeof(now.note), "crashed (likely use after free); figures not collected");
+	/* The finished combinations, then this one as a crash would leave it. */
+	if (ndone)
+		memcpy(all, done, (size_t)ndone * sizeof(*all));
+	now = &all[ndone];
+	now->cfg = cfg;
+	now->flavor = ops;
+	now->layout = layout;
+	now->mode = cfg->mode;
+	now->verdict = UT_CRASH;
+	now->gp_lat_what = "none";
+	ut_hist_init(&now->gp_lat);
+	ut_hist_init(&now->cb_lat);
+	snprintf(now->note, sizeof(now->note), "crashed (likely use after free); figures not collected");
 	if (cfg->mode->result_size)
-		now.mode_data = calloc(1, cfg->mode->result_size);
-	render_json(t, b, done, ndone, &now);
-	free(now.mode_data);
+		now->mode_data = calloc(1, cfg->mode->result_size);
+	render_human(t, b, all, ndone + 1, cfg);
+	render_json(t, b, all, ndone + 1);
+	free(now->mode_data);
+	free(all);
 
 	/* Release: the texts are complete before the handler can see them. */
 	old = __atomic_exchange_n(&armed, t, __ATOMIC_ACQ_REL);

@@ -360,7 +360,8 @@ void ut_report_tap(const struct ut_config *cfg, const struct ut_result *r, int n
 	(void)n;
 }
 
-void ut_report_end(const struct ut_batch *b, enum ut_verdict v, const struct ut_result *r, int n)
+void ut_report_end_line(const struct ut_batch *b, enum ut_verdict v, const struct ut_result *r,
+			int n, char *buf, size_t len)
 {
 	const struct ut_config *cfg = b->global;
 	char detail[512] = "", what[128], intr[128] = "";
@@ -382,12 +383,20 @@ void ut_report_end(const struct ut_batch *b, enum ut_verdict v, const struct ut_
 		snprintf(intr, sizeof(intr), "INTERRUPTED by %s after %.1f s",
 			 ut_signal_name(b->stop_signal), b->elapsed_s);
 	if (v == UT_INTERRUPTED)
-		ut_out(&cfg->sink, "End of test: %s, %s combinations=%d of %d errors=%llu seed=%llu%s\n",
-		       intr, what, n, b->ncombos, (unsigned long long)errs,
-		       (unsigned long long)cfg->seed, detail);
+		snprintf(buf, len, "End of test: %s, %s combinations=%d of %d errors=%llu seed=%llu%s",
+			 intr, what, n, b->ncombos, (unsigned long long)errs,
+			 (unsigned long long)cfg->seed, detail);
 	else
-		ut_out(&cfg->sink, "End of test: %s %s%s%s%s combinations=%d errors=%llu seed=%llu%s\n",
-		       v == UT_ENV ? "FAILURE" : ut_verdict_names[v], intr[0] ? "(" : "",
-		       intr, intr[0] ? ") " : "", what, n, (unsigned long long)errs,
-		       (unsigned long long)cfg->seed, detail);
+		snprintf(buf, len, "End of test: %s %s%s%s%s combinations=%d errors=%llu seed=%llu%s",
+			 v == UT_ENV ? "FAILURE" : ut_verdict_names[v], intr[0] ? "(" : "",
+			 intr, intr[0] ? ") " : "", what, n, (unsigned long long)errs,
+			 (unsigned long long)cfg->seed, detail);
+}
+
+void ut_report_end(const struct ut_batch *b, enum ut_verdict v, const struct ut_result *r, int n)
+{
+	char line[1024];
+
+	ut_report_end_line(b, v, r, n, line, sizeof(line));
+	ut_out(&b->global->sink, "%s\n", line);
 }

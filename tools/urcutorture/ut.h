@@ -167,6 +167,9 @@ void ut_report_tap(const struct ut_config *cfg, const struct ut_result *r, int n
 void ut_report_json(const struct ut_batch *b, const struct ut_result *r, int n,
 		    enum ut_verdict verdict, int exit_code, FILE *f, const struct ut_compare *cmp);
 void ut_report_end(const struct ut_batch *b, enum ut_verdict v, const struct ut_result *r, int n);
+/* Its last line, "End of test: ...", without the newline (crash.c renders it ahead). */
+void ut_report_end_line(const struct ut_batch *b, enum ut_verdict v, const struct ut_result *r,
+			int n, char *buf, size_t len);
 /* The key of r[i] (JSON "key", --compare's match): "MODE FLAVOR/LAYOUT
  * pin=R/U/W[ async]", with " #k" for its k-th occurrence in r[0..i]. */
 void ut_result_key(const struct ut_result *r, int i, char *buf, size_t len);
