@@ -17,14 +17,19 @@
  * resizing thread may run on (sched_getaffinity), at most LFHT_MAX_PARTS.
  * Why these numbers: a part costs a thread (pthread_create, registration
  * with the flavor, which takes its registry mutex, unregistration, join:
- * about 30-60 us on the machines measured) and linking a bucket node of an
- * empty table costs a few ns to tens of ns, so a part of 2^12 buckets is
- * the smallest whose work clearly exceeds its cost (the split threshold
- * 2^13 is liburcu's too); more threads than CPUs only add switches; and
- * the walks are bound by memory latency, which more than 16 threads do
- * not hide better than 16 (each already interleaves LFHT_LANES walks),
- * while every registered helper is one more thread each grace period of
- * the flavor must check.
+ * 32 us at best, 90-240 us on average on the loaded 2-CPU machine of the
+ * measurements, memb) and linking a bucket node of an empty table about
+ * 25-40 ns (bench-hash -m regrow20-empty, one thread), so a part of 2^12
+ * buckets (100-160 us) is about the smallest whose work is not dwarfed by
+ * its cost (the split threshold 2^13 is liburcu's too); more threads than
+ * CPUs only add switches; and the walks are bound by memory latency, which
+ * more than 16 threads do not hide better than 16 (each already
+ * interleaves LFHT_LANES walks), while every registered helper is one
+ * more thread each grace period of the flavor must check.  On that 2-CPU
+ * machine, shared with other work, two threads did not make a pass faster
+ * (bench-hash -m regrowORDER: see the commit that measured it); the split
+ * is for machines with idle cores, and URCU_LFHT_RESIZE_THREADS=1 turns it
+ * off.
  *
  * URCU_LFHT_RESIZE_THREADS (environment, read once): N >= 1 makes every
  * pass that has room for it (rculfhash-resize.c, split_base()) use exactly

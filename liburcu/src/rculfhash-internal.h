@@ -299,8 +299,8 @@ void urcu_i_lfht_background_resize(struct cds_lfht *ht);
 #define LFHT_MAX_PARTS		16	/* threads of one pass, the resizer's included */
 
 /*
- * One part of a pass: the ranges [from, to) (list positions of the old or
- * remaining buckets) of the pass old_size -> new_size.  fn does the part
+ * One part of a pass: the ranges of the old or remaining buckets of
+ * indices [from, to) of the pass old_size -> new_size.  fn does the part
  * and sets ok (false: cut short by a destroy).
  */
 struct urcu_i_lfht_part {

@@ -8,10 +8,11 @@
  *     fails, T becomes the last order allocated: the table grows less and
  *     stays correct; a later request tries again);
  *  2. make resize_seq odd (full barrier: lookups stop trusting TO_BUCKET);
- *  3. for each old bucket i, in list order, link the new bucket nodes of
- *     its range (indices i + m*S, 0 < m < T/S) in list order, each by the
- *     ordinary insertion walk starting from the bucket node linked just
- *     before it (so the pass walks the list once);
+ *  3. for each old bucket i (in index order: the ranges are independent,
+ *     and neighbouring indices share cache lines), link the new bucket
+ *     nodes of its range (indices i + m*S, 0 < m < T/S) in list order,
+ *     each by the ordinary insertion walk starting from the bucket node
+ *     linked just before it (so the pass walks the list once);
  *  4. publish size = T (release), make resize_seq even (release).
  * Until step 4 every operation uses S and starts at an old bucket; the new
  * bucket nodes are ordinary list members it walks through (I1, I3 of
@@ -30,9 +31,13 @@
  * the threads register).  Step 3 of both is a set of walks, one per range:
  * the run of the list from an old bucket (grow) or a remaining bucket
  * (shrink), included, to the next one, excluded.  A pass may cut the
- * ranges, in list order, into contiguous parts and give each part to its
- * own thread: the resizing thread and helpers it starts for the pass and
- * joins before step 4.  Why concurrent parts are safe:
+ * ranges into parts by the index of their first bucket, contiguous blocks
+ * of indices, and give each part to its own thread: the resizing thread
+ * and helpers it starts for the pass and joins before step 4.  (By index,
+ * not list position: the bucket nodes a part writes, i + m*S for its i,
+ * are then blocks of memory of its own; cut in list order, two parts would
+ * write alternate buckets of the same cache lines.)  Why concurrent parts
+ * are safe:
  *  - Disjoint writes.  A walk writes only inside its range: a grow links
  *    bucket nodes of its range's indices, whose hashes lie between the
  *    range's bucket and the next one (I1), by a CAS on a node of its range;
@@ -40,16 +45,19 @@
  *    predecessor, which is in its range too (the range's first node is a
  *    bucket that stays).  The range boundaries are bucket nodes that no
  *    part links, marks or unlinks, so no two parts CAS the same word, nor
- *    one node that another part removes; each part meets only
- *    concurrent updates, exactly as a single-threaded walk (and the
- *    LFHT_LANES walks one thread interleaves) does.
+ *    one node that another part removes, however the ranges are dealt
+ *    out; each part meets only concurrent updates, exactly as a
+ *    single-threaded walk (and the LFHT_LANES walks one thread
+ *    interleaves) does.
  *  - Stable starts.  A part starts its walks at buckets that exist before
  *    the pass and that only the resizer removes, and no part removes a
  *    range's first bucket.  A grow from fewer buckets than parts need
  *    links the buckets [S, base) first, on the resizing thread alone; a
  *    shrink to fewer removes the buckets >= base in parts, then those in
- *    [T, base) alone.  Both sub-passes lie inside one odd resize_seq and
- *    one published size, so operations see one resize.
+ *    [T, base) alone (an unsplit pass does the same with LFHT_LANES as
+ *    its base, so that its lanes have walks).  Both sub-passes lie inside
+ *    one odd resize_seq and one published size, so operations see one
+ *    resize, and each is a complete pass of its own sizes.
  *  - Ordering with the publication.  pthread_create orders what the
  *    resizing thread did before (bucket memory allocated, resize_seq odd
  *    with its full barrier, a shrink's size and first grace period) before
@@ -205,8 +213,8 @@ static unsigned int link_bucket(struct cds_lfht_node *start, struct cds_lfht_nod
 }
 
 /*
- * Step 3 of a grow (see the top), for the old buckets at list positions
- * [from, to) (all of them, or one part of a split pass).  The old buckets'
+ * Step 3 of a grow (see the top), for the old buckets of indices [from,
+ * to) (all of them, or one part of a split pass).  The old buckets'
  * ranges are independent,
  * so LFHT_LANES of them are worked on in turn, one bucket insertion each:
  * after a lane's step the node its next walk starts with, and the bucket
@@ -233,7 +241,7 @@ static bool grow_pass(struct cds_lfht *ht, unsigned long old_size, unsigned long
 	resizer_enter(ht);
 	while (nl < LFHT_LANES && ci < to) {
 		l = &lane[nl++];
-		l->i = urcu_i_lfht_rev_bits(ci++, s);
+		l->i = ci++;
 		l->start = urcu_i_lfht_bucket(ht, l->i);
 		l->m = 1;
 	}
@@ -250,7 +258,7 @@ static bool grow_pass(struct cds_lfht *ht, unsigned long old_size, unsigned long
 					*l = lane[--nl];
 					continue;
 				}
-				l->i = urcu_i_lfht_rev_bits(ci++, s);
+				l->i = ci++;
 				l->start = urcu_i_lfht_bucket(ht, l->i);
 				l->m = 1;
 			}
@@ -323,7 +331,14 @@ static void grow_part(struct urcu_i_lfht_part *p)
  * Step 3 of a grow S -> T, split into n parts when large ("Splitting" at
  * the top).  The parts cut the old buckets' ranges; with fewer than
  * split_base() old buckets, the buckets below that base are linked first
- * by this thread alone, and the parts cut the base's ranges.
+ * by this thread alone, and the parts cut the base's ranges.  Unsplit
+ * (n = 1) the same holds with a base of LFHT_LANES: a grow from fewer
+ * buckets would have fewer walks than lanes (from 1 bucket: one walk, no
+ * memory-level parallelism; bench-hash -m regrow20-empty1 took 2.5x the
+ * time).  The sub-pass costs one walk of the list on one lane, which a
+ * table with many nodes per old bucket pays twice over; such a table
+ * (chains of thousands) is rare, an empty table sized up before a bulk
+ * load is not.
  */
 static bool grow_split(struct cds_lfht *ht, unsigned long old_size, unsigned long new_size,
 		bool helpers)
@@ -331,10 +346,12 @@ static bool grow_split(struct cds_lfht *ht, unsigned long old_size, unsigned lon
 	unsigned int n = helpers ? urcu_i_lfht_parts(new_size - old_size) : 1;
 	unsigned long base = split_base(n, old_size);
 
-	if (n < 2 || base >= new_size)
+	if (base >= new_size)
 		return grow_pass(ht, old_size, new_size, 0, old_size);
 	if (base > old_size && !grow_pass(ht, old_size, base, 0, old_size))
 		return false;
+	if (n < 2)
+		return grow_pass(ht, base, new_size, 0, base);
 	return split_pass(ht, grow_part, base, new_size, base, n);
 }
 
@@ -426,8 +443,8 @@ static bool shrink_step(struct shrink_lane *l, unsigned long new_size)
 }
 
 /*
- * Step 3 of a shrink, for the remaining buckets at list positions [from,
- * to), LFHT_LANES ranges at a time as in grow_pass().  The
+ * Step 3 of a shrink, for the remaining buckets of indices [from, to),
+ * LFHT_LANES ranges at a time as in grow_pass().  The
  * only stable positions are the remaining buckets, so the pass leaves its
  * read-side critical section only between ranges: when due, it stops
  * starting new ranges, lets the lanes finish theirs, and quiesces.
@@ -435,14 +452,14 @@ static bool shrink_step(struct shrink_lane *l, unsigned long new_size)
 static void shrink_pass(struct cds_lfht *ht, unsigned long new_size, unsigned long from,
 		unsigned long to)
 {
-	unsigned int t = urcu_i_lfht_order(new_size), nl = 0, k, steps = 0;
+	unsigned int nl = 0, k, steps = 0;
 	struct shrink_lane lane[LFHT_LANES];
 	unsigned long ci = from;
 
 	resizer_enter(ht);
 	while (ci < to || nl) {
 		while (nl < LFHT_LANES && ci < to && steps < LFHT_QUIESCE_STEPS)
-			shrink_lane_start(ht, &lane[nl++], urcu_i_lfht_rev_bits(ci++, t));
+			shrink_lane_start(ht, &lane[nl++], ci++);
 		if (!nl) {
 			steps = 0;
 			(void) resizer_quiesce(ht);	/* a shrink runs to its end */
@@ -469,15 +486,20 @@ static void shrink_part_fn(struct urcu_i_lfht_part *p)
  * the top).  The parts cut the remaining buckets' ranges; with fewer than
  * split_base() remaining buckets, the parts remove the bucket nodes of the
  * base and above, each range ending at a bucket node below the base, and
- * then this thread alone removes those of [T, base).
+ * then this thread alone removes those of [T, base).  Unsplit, the same
+ * with a base of LFHT_LANES, as in grow_split() (a shrink to 1 bucket:
+ * 5x the time on one walk).
  */
 static void shrink_split(struct cds_lfht *ht, unsigned long old_size, unsigned long new_size)
 {
 	unsigned int n = urcu_i_lfht_parts(old_size - new_size);
 	unsigned long base = split_base(n, new_size);
 
-	if (n >= 2 && base < old_size) {
-		(void) split_pass(ht, shrink_part_fn, old_size, base, base, n);
+	if (base < old_size) {
+		if (n < 2)
+			shrink_pass(ht, base, 0, base);
+		else
+			(void) split_pass(ht, shrink_part_fn, old_size, base, base, n);
 		if (base == new_size)
 			return;
 	}

@@ -31,10 +31,12 @@
  *             in one pass);
  *   worker:   an AUTO_RESIZE table filled with 2^15 nodes grows on the
  *             background thread (its helpers are counted too).
- * --forced: run under URCU_LFHT_RESIZE_THREADS=3 (meson sets it): every
- * pass uses 3 parts, also between 4 and 2^10 buckets (split base 32: a
- * grow from 4 links buckets 4..31 alone first, a shrink to 4 removes
- * those last), uneven parts (32 ranges in 3); 2^10 stable keys.
+ * --forced=N: run under URCU_LFHT_RESIZE_THREADS=N (meson sets it): every
+ * pass uses N parts, also between 4 and 2^10 buckets.  N = 3 (test
+ * hash-helpers-forced-*): split base 32 (a grow from 4 links buckets 4..31
+ * alone first, a shrink to 4 removes those last), uneven parts (32 ranges
+ * in 3).  N = 1 (hash-helpers-unsplit-*): no helper may start, and the
+ * unsplit pass's base of 8 lanes is used the same way.  2^10 stable keys.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -239,9 +241,13 @@ static void phase_auto(int forced, unsigned long lo, unsigned long hi)
 
 	tap_ok(ok, "%lu <-> %lu buckets, %d times: every key found after each resize", lo, hi,
 		CYCLES);
-	if (forced)
-		tap_ok(resize_created - c0 >= 2L * 2 * CYCLES, "forced 3 parts: %ld helpers "
-			"started by %d resizes (2 each)", resize_created - c0, 2 * CYCLES);
+	if (forced > 1)
+		tap_ok(resize_created - c0 >= (forced - 1L) * 2 * CYCLES, "forced %d parts: %ld "
+			"helpers started by %d resizes (%d each)", forced, resize_created - c0,
+			2 * CYCLES, forced - 1);
+	else if (forced)
+		tap_ok(resize_created == c0, "forced 1 part: %ld helpers started",
+			resize_created - c0);
 	else if (cpus() >= 2)
 		tap_ok(resize_created - c0 >= 2 * CYCLES, "%lu CPUs: %ld helpers started by "
 			"%d resizes of >= 2^13 buckets", cpus(), resize_created - c0, 2 * CYCLES);
@@ -249,7 +255,7 @@ static void phase_auto(int forced, unsigned long lo, unsigned long hi)
 		tap_skip("one CPU: no helpers expected");
 }
 
-static void phase_fail(unsigned long lo, unsigned long hi)
+static void phase_fail(int forced, unsigned long lo, unsigned long hi)
 {
 	long c0 = resize_created, f0 = create_failed;
 	int ok;
@@ -257,7 +263,7 @@ static void phase_fail(unsigned long lo, unsigned long hi)
 	fail_mode = 1;
 	ok = cycles(lo, hi);
 	tap_ok(ok, "every helper creation failing: every key found after each resize");
-	tap_ok(resize_created == c0 && (create_failed > f0 || cpus() < 2),
+	tap_ok(resize_created == c0 && (create_failed > f0 || cpus() < 2 || forced == 1),
 		"%ld creations failed, no helper started: the parts ran inline",
 		create_failed - f0);
 	fail_mode = 2;
@@ -317,7 +323,7 @@ static void phase_worker(void)
 
 int main(int argc, char **argv)
 {
-	int forced = t_arg(argc, argv, "forced", 0) != 0;
+	int forced = (int) t_arg(argc, argv, "forced", 0);
 	unsigned long lo = forced ? 4 : 1UL << 10, hi = forced ? 1UL << 10 : 1UL << 16;
 	pthread_t rd[READERS], up;
 	unsigned long key;
@@ -326,8 +332,11 @@ int main(int argc, char **argv)
 	test_thread = 1;
 	if (forced)
 		nstable = 1UL << 10;
-	tap_diag("flavor %s, %s, %lu CPUs", T_FLAVOR, forced ? "URCU_LFHT_RESIZE_THREADS=3"
-		: "automatic split", cpus());
+	if (forced)
+		tap_diag("flavor %s, URCU_LFHT_RESIZE_THREADS=%d, %lu CPUs", T_FLAVOR, forced,
+			cpus());
+	else
+		tap_diag("flavor %s, automatic split, %lu CPUs", T_FLAVOR, cpus());
 	T_FN(register_thread)();
 	ht = cds_lfht_new_flavor(lo, 1, 0, 0, HT_FLAVOR, NULL);
 	if (!ht)
@@ -341,7 +350,7 @@ int main(int argc, char **argv)
 	up = t_thread_start(updater, NULL);
 
 	phase_auto(forced, lo, hi);
-	phase_fail(lo, hi);
+	phase_fail(forced, lo, hi);
 
 	uatomic_set(&stop, 1);
 	for (i = 0; i < READERS; i++)

@@ -20,6 +20,16 @@
  * -m resize -n KEYS: explicit cds_lfht_resize of a table holding KEYS
  *          nodes from 2^10 to 2^20 buckets and back, one thread looking up
  *          throughout.  Prints hash.grow and hash.shrink in ms.
+ * -m regrowORDER[-empty|-empty1] -n KEYS: time of resizes alone (no
+ *          other thread runs): a table holding KEYS nodes grows from 2^10
+ *          buckets to 2^ORDER and shrinks back, -c ROUNDS times (default
+ *          1); -empty: no nodes; -empty1: no nodes, from and back to 1
+ *          bucket.  Prints the medians of the rounds as
+ *          hash.regrowORDER[e|e1].grow_wall / grow_cpu / shrink_wall /
+ *          shrink_cpu in ms (cpu: the process's CPU time, helper threads
+ *          included).  Large resizes may run on helper threads; in this
+ *          project URCU_LFHT_RESIZE_THREADS=1 turns them off (the A/B
+ *          switch; run A and B alternately, the machine's load varies).
  * -m mem   -n TABLES: RSS growth of creating TABLES empty
  *          AUTO_RESIZE | ACCOUNTING tables.  Prints hash.mem.per_table in
  *          bytes.
@@ -38,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <urcu/rculfhash.h>
 
 /* cds_lfht_resize must not run inside a read-side section: qsbr goes offline. */
@@ -270,6 +281,64 @@ static long rss_kib(void)
 	return rss * 4;
 }
 
+static uint64_t cpu_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t) ts.tv_sec * 1000000000ULL + (uint64_t) ts.tv_nsec;
+}
+
+/* -m regrowORDER[-empty]: see the top. */
+static void regrow(const char *mode, long n, int rounds)
+{
+	char *end;
+	long order = strtol(mode + strlen("regrow"), &end, 10);
+	int from1 = !strcmp(end, "-empty1"), empty = from1 || !strcmp(end, "-empty");
+	const char *tag = from1 ? "e1" : empty ? "e" : "";
+	unsigned long lo = from1 ? 1 : 1024, hi;
+	double gw[64], gc[64], sw[64], sc[64];
+	uint64_t w0, c0, w1, c1;
+	char name[80];
+
+	if (order < 11 || order > 30 || (*end && !empty))
+		bench_die("mode %s: regrowORDER[-empty|-empty1], 11 <= ORDER <= 30", mode);
+	if (rounds > 64)
+		rounds = 64;
+	hi = 1UL << order;
+	ht = cds_lfht_new(hi, 1, hi, 0, NULL);
+	if (!ht)
+		bench_die("cds_lfht_new failed");
+	if (!empty)
+		fill(n);	/* at 2^ORDER buckets: short chains */
+	else
+		items = NULL;
+	rcu_thread_offline_if_qsbr();
+	cds_lfht_resize(ht, lo);
+	for (int r = 0; r < rounds; r++) {
+		w0 = bench_now_ns();
+		c0 = cpu_now_ns();
+		cds_lfht_resize(ht, hi);
+		w1 = bench_now_ns();
+		c1 = cpu_now_ns();
+		gw[r] = (double) (w1 - w0) / 1e6;
+		gc[r] = (double) (c1 - c0) / 1e6;
+		cds_lfht_resize(ht, lo);
+		sw[r] = (double) (bench_now_ns() - w1) / 1e6;
+		sc[r] = (double) (cpu_now_ns() - c1) / 1e6;
+	}
+	rcu_thread_online_if_qsbr();
+	snprintf(name, sizeof(name), "hash.regrow%ld%s.grow_wall", order, tag);
+	bench_metric(name, bench_median(gw, (size_t) rounds), "ms");
+	snprintf(name, sizeof(name), "hash.regrow%ld%s.grow_cpu", order, tag);
+	bench_metric(name, bench_median(gc, (size_t) rounds), "ms");
+	snprintf(name, sizeof(name), "hash.regrow%ld%s.shrink_wall", order, tag);
+	bench_metric(name, bench_median(sw, (size_t) rounds), "ms");
+	snprintf(name, sizeof(name), "hash.regrow%ld%s.shrink_cpu", order, tag);
+	bench_metric(name, bench_median(sc, (size_t) rounds), "ms");
+	empty_table();
+}
+
 static void *resize_reader(void *arg)
 {
 	struct worker *w = arg;
@@ -358,6 +427,8 @@ int main(int argc, char **argv)
 		bench_metric("hash.grow", (double) (t1 - t0) / 1e6, "ms");
 		bench_metric("hash.shrink", (double) (t2 - t1) / 1e6, "ms");
 		empty_table();
+	} else if (!strncmp(mode, "regrow", 6)) {
+		regrow(mode, n, o.callers);
 	} else if (!strcmp(mode, "mem")) {
 		struct cds_lfht **tables = bench_xmalloc(sizeof(*tables) * (size_t) n);
 		long before, after;

@@ -182,8 +182,10 @@ URCU_API extern const struct cds_lfht_mm_type cds_lfht_mm_mmap;
  * max_nr_buckets.  flags: CDS_LFHT_AUTO_RESIZE, CDS_LFHT_ACCOUNTING.
  * mm: a backend, or NULL for the default (see cds_lfht_mm_order).  flavor:
  * the RCU flavor all users of the table use.  alloc: NULL for libc, else
- * copied.  attr: kept and returned by cds_lfht_destroy() (the background
- * resize thread is shared by all tables and does not use it).
+ * copied.  attr: kept and returned by cds_lfht_destroy(); the helper
+ * threads of the table's large resizes are created with it unless it makes
+ * threads detached (the background resize thread is shared by all tables
+ * and does not use it).
  *
  * What an update counts (the cost of the flags):
  *  - CDS_LFHT_ACCOUNTING: every add and del (a sched_getcpu() and a
@@ -427,8 +429,11 @@ URCU_API int cds_lfht_is_node_deleted(const struct cds_lfht_node *node);
  * section (qsbr: offline); otherwise the process stops with a message
  * naming cds_lfht_resize.  Concurrent lookups and updates continue
  * throughout.  If memory runs out while growing, the table grows as far as
- * it could and stays correct.  Blocking: yes (grace periods, and another
- * resize of the same table).
+ * it could and stays correct.  A pass of 8192 buckets or more runs in parts
+ * on helper threads started and joined inside the call (registered with
+ * the flavor; URCU_LFHT_RESIZE_THREADS=1 turns them off; the call does a
+ * part itself where a thread cannot be started).  Blocking: yes (grace
+ * periods, and another resize of the same table).
  */
 URCU_API void cds_lfht_resize(struct cds_lfht *ht, unsigned long new_size);
 
