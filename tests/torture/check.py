@@ -250,6 +250,10 @@ def check_json():
                 "results", "verdict", "exit_code"]:
         ok(key in doc, "json: top-level field %s" % key)
     params = doc.get("parameters", {})
+    for key, v in [("fake_updaters", 1), ("pipe_len", 10), ("update_delay_ns", 0), ("async", False),
+                   ("runs", 5), ("rate", 0), ("launder", 3), ("batch", 100)]:
+        ok(key in params and params[key] == v, "json: parameters.%s (a mode's option) = %r" % (key, v),
+           params)
     ok(params.get("lib_stall_timeout_ns", 0) is None and params.get("stuck_for_ns") == 0,
        "json: parameters.lib_stall_timeout_ns (null: the library's default) and stuck_for_ns",
        params)
@@ -679,6 +683,18 @@ def check_registry():
     for mode in modes:
         rc, out, err = run(["--mode=" + mode, "--dry-run"], timeout=10)
         ok(rc == 0 and (" mode=%s " % mode) in out, "%s: accepted (dry run)" % mode, out + err)
+    # The modes' own options (their tables): on the start line with their
+    # defaults, each accepted, a value out of range refused.
+    rc, out, err = run(["--dry-run"], timeout=10)
+    start = out.splitlines()[0] if out else ""
+    for pair in ["fake-updaters=1", "pipe-len=10", "update-delay=0ns", "async=0", "runs=5",
+                 "rate=0", "launder=3", "batch=100"]:
+        ok((" %s " % pair) in start, "start line: mode option %s" % pair, start)
+    rc, out, err = run(["--dry-run", "--mode=barrier", "--batch=7", "--pipe-len=64"], timeout=10)
+    ok(rc == 0 and " batch=7 " in out and " pipe-len=64 " in out,
+       "mode options: set from the command line", out + err)
+    rc, out, err = run(["--dry-run", "--pipe-len=65"], timeout=10)
+    ok(rc == 64 and "--pipe-len: 65 is out of range 3..64" in err, "mode options: range", err)
     man = man_list(".SH MODES", ".SH ")
     ok(man == modes, "man page: MODES names exactly the registered modes",
        "man: %s\nlist: %s" % (man, modes))

@@ -42,6 +42,21 @@ static const struct ut_mode_role no_fn_role[] = {
 	{ "writer", UT_ROLE_UPDATER, false, NULL },
 };
 
+static const struct ut_mode_opt bad_default_opts[] = {
+	{ "level", "level", UT_OPT_COUNT, 1, 9, 10, UT_OPT_STALL_NONE, false, false, "a level" },
+	{ NULL }
+};
+
+static const struct ut_mode_opt no_help_opts[] = {
+	{ "level", "level", UT_OPT_COUNT, 1, 9, 5, UT_OPT_STALL_NONE, false, false, NULL },
+	{ NULL }
+};
+
+static const struct ut_mode_opt good_opts[] = {
+	{ "level", "level", UT_OPT_COUNT, 1, 9, 5, UT_OPT_STALL_NONE, false, false, "a level" },
+	{ NULL }
+};
+
 static const char *const nine_errors[] = { "a", "b", "c", "d", "e", "f", "g", "h", "i", NULL };
 
 static const struct ut_mode_ops complete = {
@@ -79,6 +94,10 @@ int main(void)
 	m = complete; m.roles = no_fn_role; expect_fail(m, "a role without a thread function");
 	m = complete; m.stat_line = NULL; expect_fail(m, "no stat_line hook");
 	m = complete; m.errors = nine_errors; expect_fail(m, "too many error names");
+	m = complete; m.opts = bad_default_opts; expect_fail(m, "an option whose default is out of range");
+	m = complete; m.opts = no_help_opts; expect_fail(m, "an option without help");
+	m = complete; m.opts = good_opts;
+	tap_ok(ut_mode_check(&m, err, sizeof(err)) == 0, "a complete option table accepted");
 	m = complete; m.errors = nine_errors + 1;
 	tap_ok(ut_mode_check(&m, err, sizeof(err)) == 0, "%d error names accepted", UT_MODE_MAX_ERRORS);
 	return tap_done();

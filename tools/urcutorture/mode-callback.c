@@ -30,6 +30,26 @@ static void *cb_enqueuer(struct ut_thread *t);
 static void *flood_enqueuer(struct ut_thread *t);
 static void *barrier_thread(struct ut_thread *t);
 
+/* Each mode's own option (a paced enqueuer waits one period: it adds to the
+ * derived stall timeout). */
+static const struct ut_mode_opt cb_opts[] = {
+	{ "rate", "rate", UT_OPT_RATE, 0, 1000000000, 0, UT_OPT_STALL_PERIOD, false, false,
+	  "callbacks per second per enqueuer, 0 = as fast as --max-outstanding allows (default 0)" },
+	{ NULL }
+};
+
+static const struct ut_mode_opt flood_opts[] = {
+	{ "launder", "launder", UT_OPT_COUNT, 0, 1000000, 3, UT_OPT_STALL_NONE, false, false,
+	  "times each callback re-posts itself (default 3)" },
+	{ NULL }
+};
+
+static const struct ut_mode_opt barrier_opts[] = {
+	{ "batch", "batch", UT_OPT_COUNT, 1, 10000000, 100, UT_OPT_STALL_NONE, false, false,
+	  "callbacks per thread before each rcu_barrier (default 100)" },
+	{ NULL }
+};
+
 static const struct ut_mode_role cb_roles[] = {
 	[CB_READER] = { "reader", UT_ROLE_READER, true, ut_plain_reader },
 	[CB_ENQUEUER] = { "enqueuer", UT_ROLE_UPDATER, false, cb_enqueuer },
@@ -75,7 +95,7 @@ static void *enqueuer(struct ut_thread *t, bool paced, unsigned long launder)
 	struct ut_run *run = t->run;
 	const struct ut_config *cfg = run->cfg;
 	const struct ut_flavor_ops *ops = run->ops;
-	uint64_t interval = paced ? (uint64_t)(1e9 / cfg->rate) : 0, next;
+	uint64_t interval = paced ? (uint64_t)(1e9 / (double)ut_opt(cfg, &cb_opts[0])) : 0, next;
 
 	ut_thread_begin(t);
 	next = ut_now_ns();
@@ -116,12 +136,12 @@ static void *enqueuer(struct ut_thread *t, bool paced, unsigned long launder)
 
 static void *cb_enqueuer(struct ut_thread *t)
 {
-	return enqueuer(t, t->run->cfg->rate > 0, 0);
+	return enqueuer(t, ut_opt(t->run->cfg, &cb_opts[0]) > 0, 0);
 }
 
 static void *flood_enqueuer(struct ut_thread *t)
 {
-	return enqueuer(t, false, t->run->cfg->launder);
+	return enqueuer(t, false, (unsigned long)ut_opt(t->run->cfg, &flood_opts[0]));
 }
 
 static void barrier_cb(struct rcu_head *head)
@@ -138,7 +158,7 @@ static void *barrier_thread(struct ut_thread *t)
 {
 	struct ut_run *run = t->run;
 	const struct ut_flavor_ops *ops = run->ops;
-	unsigned long batch = run->cfg->batch;
+	unsigned long batch = (unsigned long)ut_opt(run->cfg, &barrier_opts[0]);
 	struct cb_obj *objs = calloc(batch, sizeof(*objs));
 	uint64_t done;
 
@@ -255,6 +275,7 @@ const struct ut_mode_ops ut_mode_callback = {
 	.help = "callback: enqueuers post call_rcu at --rate",
 	.roles = cb_roles,
 	.nroles = 2,
+	.opts = cb_opts,
 	.count = cb_count,
 	.configure = cb_configure,
 	.finish = cb_finish,
@@ -267,6 +288,7 @@ const struct ut_mode_ops ut_mode_flood = {
 	.help = "flood: call_rcu flood with self-re-posting callbacks",
 	.roles = flood_roles,
 	.nroles = 2,
+	.opts = flood_opts,
 	.count = cb_count,
 	.configure = flood_configure,
 	.finish = cb_finish,
@@ -281,6 +303,7 @@ const struct ut_mode_ops ut_mode_barrier = {
 	.help = "barrier: threads post callbacks, then rcu_barrier",
 	.roles = barrier_roles,
 	.nroles = 2,
+	.opts = barrier_opts,
 	.count = cb_count,
 	.configure = barrier_configure,
 	.finish = barrier_finish,

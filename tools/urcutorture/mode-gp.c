@@ -14,6 +14,14 @@ enum { GP_READER, GP_UPDATER };
 
 static void *gp_updater(struct ut_thread *t);
 
+/* gp-latency's own option: --async, refused by the other modes, part of a
+ * combination's key (it measures something else). */
+static const struct ut_mode_opt gp_opts[] = {
+	{ "async", "async", UT_OPT_FLAG, 0, 1, 0, UT_OPT_STALL_NONE, true, true,
+	  "time grace periods through call_rcu" },
+	{ NULL }
+};
+
 static const struct ut_mode_role gp_roles[] = {
 	[GP_READER] = { "reader", UT_ROLE_READER, true, ut_plain_reader },
 	[GP_UPDATER] = { "updater", UT_ROLE_UPDATER, false, gp_updater },
@@ -47,7 +55,7 @@ static void *gp_updater(struct ut_thread *t)
 
 	ut_thread_begin(t);
 	while (!ut_should_stop(run)) {
-		if (!run->cfg->async) {
+		if (!ut_opt(run->cfg, &gp_opts[0])) {
 			uint64_t t0, t1;
 
 			ut_thread_set_state(t, "synchronize_rcu");
@@ -92,7 +100,7 @@ static void gp_count(const struct ut_config *cfg, int n[], bool posts[])
 {
 	n[GP_READER] = cfg->readers;
 	n[GP_UPDATER] = cfg->updaters;
-	posts[GP_UPDATER] = cfg->async;
+	posts[GP_UPDATER] = ut_opt(cfg, &gp_opts[0]);
 }
 
 static int gp_configure(struct ut_config *cfg, const struct ut_given *given, char *err, size_t len)
@@ -106,7 +114,7 @@ static void gp_finish(struct ut_run *run)
 {
 	struct ut_result *res = run->res;
 
-	if (run->cfg->async) {
+	if (ut_opt(run->cfg, &gp_opts[0])) {
 		res->gp_lat_what = "call_rcu enqueue to invocation";
 		ut_hist_merge(&res->gp_lat, &res->cb_lat);
 		res->grace_periods = 0;
@@ -136,7 +144,7 @@ const struct ut_mode_ops ut_mode_gp_latency = {
 	.nroles = 2,
 	.count = gp_count,
 	.configure = gp_configure,
-	.takes_async = true,
+	.opts = gp_opts,
 	.finish = gp_finish,
 	.stat_line = gp_stat,
 	.updates_include_gps = true,

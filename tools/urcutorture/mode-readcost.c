@@ -17,7 +17,14 @@
 #include "json.h"
 
 #define RC_BATCH 1000
-#define RC_MAX_RUNS 64		/* --runs bound (options.c) */
+#define RC_MAX_RUNS 64		/* --runs bound (rc_opts) */
+
+/* read-cost's own option (RC_MAX_RUNS bounds it). */
+static const struct ut_mode_opt rc_opts[] = {
+	{ "runs", "runs", UT_OPT_COUNT, 1, RC_MAX_RUNS, 5, UT_OPT_STALL_NONE, false, false,
+	  "repetitions (default 5)" },
+	{ NULL }
+};
 
 static void *rc_reader(struct ut_thread *t);
 
@@ -50,7 +57,7 @@ static void *rc_reader(struct ut_thread *t)
 	struct rc *rc = run->mode_data;
 	const struct ut_flavor_ops *ops = run->ops;
 	struct rc_thread *mine = t->mode_data;
-	int nruns = run->cfg->runs;
+	int nruns = (int)ut_opt(run->cfg, &rc_opts[0]);
 	uint64_t first = 0, last = 0, reads = 0, sink = 0;
 	int cur = -1;
 
@@ -117,7 +124,7 @@ static int rc_setup(struct ut_run *run)
 	if (!rc)
 		return -1;
 	rc_target_value = &target;
-	rc->run_ns = run->cfg->duration_ns / (uint64_t)run->cfg->runs;
+	rc->run_ns = run->cfg->duration_ns / ut_opt(run->cfg, &rc_opts[0]);
 	if (!rc->run_ns)
 		rc->run_ns = 1;
 	pthread_barrier_init(&rc->start, NULL, (unsigned int)run->cfg->readers);
@@ -136,7 +143,7 @@ static void rc_finish(struct ut_run *run)
 	/* The runs follow a fixed schedule: the joins' lateness is not measured time. */
 	if (res->seconds > run->cfg->duration_ns / 1e9)
 		res->seconds = run->cfg->duration_ns / 1e9;
-	out->runs = run->cfg->runs;
+	out->runs = (int)ut_opt(run->cfg, &rc_opts[0]);
 	out->min = INFINITY;
 	out->max = 0;
 	for (int k = 0; k < out->runs; k++) {
@@ -229,6 +236,7 @@ const struct ut_mode_ops ut_mode_read_cost = {
 	.name = "read-cost",
 	.help = "read-cost: readers only, ns per read-side section",
 	.roles = rc_roles,
+	.opts = rc_opts,
 	.nroles = 1,
 	.count = rc_count,
 	.thread_size = sizeof(struct rc_thread),

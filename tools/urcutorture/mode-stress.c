@@ -84,6 +84,22 @@ static void *stress_updater(struct ut_thread *t);
 static void *stress_fake(struct ut_thread *t);
 static void *stress_churn(struct ut_thread *t);
 
+/* The stress mode's own options (parsed, printed and written by the shared
+ * code from this table). */
+enum { STRESS_OPT_FAKE, STRESS_OPT_PIPE_LEN, STRESS_OPT_UPDATE_DELAY };
+
+static const struct ut_mode_opt stress_opts[] = {
+	[STRESS_OPT_FAKE] = { "fake-updaters", "fake_updaters", UT_OPT_COUNT, 0, 1024, 1,
+		UT_OPT_STALL_NONE, false, false,
+		"threads looping on synchronize_rcu and call_rcu + rcu_barrier checks (default 1)" },
+	[STRESS_OPT_PIPE_LEN] = { "pipe-len", "pipe_len", UT_OPT_COUNT, 3, UT_MAX_PIPE, 10,
+		UT_OPT_STALL_NONE, false, false,
+		"cap of the report-only pipeline-age histogram (3..64, default 10)" },
+	[STRESS_OPT_UPDATE_DELAY] = { "update-delay", "update_delay_ns", UT_OPT_DUR, 0, 0, 0,
+		UT_OPT_STALL_PAUSE, false, false, "pause between updates (default 0)" },
+	{ NULL }
+};
+
 static const struct ut_mode_role stress_roles[] = {
 	[STRESS_READER] = { "reader", UT_ROLE_READER, true, stress_reader },
 	[STRESS_UPDATER] = { "updater", UT_ROLE_UPDATER, false, stress_updater },
@@ -461,7 +477,7 @@ static void rd_verify(struct rd *r, bool final)
 {
 	struct stress_counts *c = r->c;
 	uint64_t gps = __atomic_load_n(&r->st->gps, __ATOMIC_RELAXED);
-	int cap = r->run->cfg->pipe_len;
+	int cap = (int)ut_opt(r->run->cfg, &stress_opts[STRESS_OPT_PIPE_LEN]);
 
 	for (int i = 0; i < r->nheld; i++) {
 		struct held *h = &r->held[i];
@@ -920,6 +936,7 @@ static void *stress_updater(struct ut_thread *t)
 	unsigned int head = 0, tail = 0;
 	int methods[P_COUNT], nmethods = 0;
 	uint64_t iter = 0;
+	const uint64_t update_delay = ut_opt(run->cfg, &stress_opts[STRESS_OPT_UPDATE_DELAY]);
 	struct rd r;
 
 	thread_rd(t, &r);
@@ -998,8 +1015,8 @@ static void *stress_updater(struct ut_thread *t)
 		ut_count(&t->updates, 1);
 		ut_count(&t->progress, 1);
 		ut_thread_set_state(t, "between updates");
-		if (run->cfg->update_delay_ns)
-			ut_rcu_pause(t, run->cfg->update_delay_ns);
+		if (update_delay)
+			ut_rcu_pause(t, update_delay);
 	}
 	if (head != tail) {
 		timed_sync(t);
@@ -1139,7 +1156,7 @@ static void stress_count(const struct ut_config *cfg, int n[], bool posts[])
 {
 	n[STRESS_READER] = cfg->readers;
 	n[STRESS_UPDATER] = 1;
-	n[STRESS_FAKE] = cfg->fake_updaters;
+	n[STRESS_FAKE] = (int)ut_opt(cfg, &stress_opts[STRESS_OPT_FAKE]);
 	/* One churn thread whenever there are readers (--readers=0: no checks). */
 	n[STRESS_CHURN] = cfg->readers > 0 ? 1 : 0;
 	posts[STRESS_UPDATER] = true;
@@ -1154,7 +1171,7 @@ static int stress_setup(struct ut_run *run)
 		return -1;
 	pthread_mutex_init(&st->lock, NULL);
 	run->mode_data = st;
-	st->nslots = run->cfg->fake_updaters > 0 ? 2 : 1;
+	st->nslots = ut_opt(run->cfg, &stress_opts[STRESS_OPT_FAKE]) > 0 ? 2 : 1;
 	st->lazy_bp = !strcmp(run->ops->name, "bp");
 	st->ctl = xrd_new(run);
 	if (!st->ctl)
@@ -1272,7 +1289,7 @@ static void stress_report(const struct ut_config *cfg, const struct ut_result *r
 		       "offline periods\n", (unsigned long long)c->quiescent,
 		       (unsigned long long)c->offline_short, (unsigned long long)c->offline_long);
 	off = (size_t)snprintf(line, sizeof(line), "  pipe ages      ");
-	for (int a = 0; a <= cfg->pipe_len; a++)
+	for (int a = 0; a <= (int)ut_opt(cfg, &stress_opts[STRESS_OPT_PIPE_LEN]); a++)
 		off += (size_t)snprintf(line + off, sizeof(line) - off, " %llu",
 					(unsigned long long)c->pipe[a]);
 	ut_out(&cfg->sink, "%s  (report only)\n", line);
@@ -1296,7 +1313,7 @@ static void stress_json(struct uj *j, const struct ut_config *cfg, const struct 
 	if (at != UT_SECTION_CHECKS || !c)
 		return;
 	uj_arr(j, "pipe_histogram");
-	for (int a = 0; a <= cfg->pipe_len; a++)
+	for (int a = 0; a <= (int)ut_opt(cfg, &stress_opts[STRESS_OPT_PIPE_LEN]); a++)
 		uj_u64(j, NULL, c->pipe[a]);
 	uj_end_arr(j);
 	uj_u64(j, "poll_checks", c->poll_checks);
@@ -1326,6 +1343,7 @@ const struct ut_mode_ops ut_mode_stress = {
 		"  through synchronize_rcu, call_rcu, defer_rcu and\n"
 		"  the polled API; fake updaters",
 	.roles = stress_roles,
+	.opts = stress_opts,
 	.nroles = 4,
 	.count = stress_count,
 	.errors = stress_errors,

@@ -34,6 +34,12 @@ int ut_mode_check(const struct ut_mode_ops *m, char *err, size_t len)
 	}
 	UT_NEED(m->count, "no count hook");
 	UT_NEED(m->stat_line, "no stat_line hook");
+	for (const struct ut_mode_opt *o = m->opts; o && o->name; o++) {
+		UT_NEED(o->name[0] && o->json && o->json[0] && o->help && o->help[0],
+			"an option without a name, JSON key or help");
+		UT_NEED(o->type == UT_OPT_FLAG || o->type == UT_OPT_DUR ||
+			(o->lo <= o->def && o->def <= o->hi), "an option whose default is out of its range");
+	}
 	while (m->errors && m->errors[nerr])
 		nerr++;
 	UT_NEED(nerr <= UT_MODE_MAX_ERRORS, "more than UT_MODE_MAX_ERRORS error names");

@@ -37,24 +37,12 @@ static const char help_text[] =
 "  --readers=N            reader threads (default: CPUs; 1 in callback, flood\n"
 "                           and barrier modes)\n"
 "  --updaters=N           gp-latency updaters (default 1)\n"
-"  --fake-updaters=N      stress: threads looping on synchronize_rcu and\n"
-"                           call_rcu + rcu_barrier checks (default 1)\n"
 "  --enqueuers=N          callback/flood/barrier posting threads (default 1;\n"
 "                           barrier: 2)\n"
-"  --rate=N               callback: callbacks per second per enqueuer, 0 = as\n"
-"                           fast as --max-outstanding allows (default 0)\n"
 "  --max-outstanding=N    bound on callbacks posted but not yet invoked\n"
 "                           (default 10000; flood 100000; gp-latency --async 1000)\n"
-"  --async                gp-latency: time grace periods through call_rcu\n"
-"  --batch=N              barrier: callbacks per thread before each rcu_barrier\n"
-"                           (default 100)\n"
-"  --launder=N            flood: times each callback re-posts itself (default 3)\n"
-"  --pipe-len=N           stress: cap of the report-only pipeline-age\n"
-"                           histogram (3..64, default 10)\n"
 "  --read-delay=DUR       reader critical-section length (default: random short\n"
 "                           lingering, as rcutorture does)\n"
-"  --update-delay=DUR     stress: pause between updates (default 0)\n"
-"  --runs=N               read-cost: repetitions (default 5)\n"
 "  --stuck-for=DUR        stall: how long the stuck reader holds its read-side\n"
 "                           section (qsbr: stays online without a quiescent\n"
 "                           state) in each episode (default 1s)\n"
@@ -66,7 +54,10 @@ static const char help_text[] =
 "                           combination (urcu_<flavor>_set_stall_timeout); 0 turns\n"
 "                           its stall reports off (default: the library's, 21 s\n"
 "                           or URCU_STALL_TIMEOUT; stall mode: 250ms).  Its reports\n"
-"                           go to the report and the JSON report\n"
+"                           go to the report and the JSON report\n";
+
+/* After the modes' own options (print_help). */
+static const char help_tail[] =
 "\n"
 "Time:\n"
 "  --duration=DUR         length of each flavor x layout combination (default 10s)\n"
@@ -158,27 +149,57 @@ static void print_help_entry(const char *label, const char *pfx, const char *tex
 	}
 }
 
-/* "NAME (KIND): HELP" at HELP_TEXT_COL, wrapped at HELP_WIDTH, the
+/* label padded to HELP_TEXT_COL, then text wrapped at HELP_WIDTH, the
  * continuation lines two columns further. */
-static void print_help_flavor(const struct ut_flavor_entry *e)
+static void print_help_wrapped(const char *label, const char *text)
 {
-	const char *w = e->help;
-	int col = HELP_TEXT_COL;
+	const char *w = text;
+	int col = printf("%-*s", HELP_TEXT_COL, label);
+	bool first = true;
 
-	col += printf("%*s%s (%s):", HELP_TEXT_COL, "", e->name, ut_flavor_kind_name(e->kind));
-	col -= HELP_TEXT_COL;
 	while (*w) {
 		size_t n = strcspn(w, " ");
 
-		if (col + 1 + (int)n > HELP_WIDTH)
-			col = printf("\n%*s", HELP_TEXT_COL + 2, "") - 2;
-		else
+		if (!first && col + 1 + (int)n > HELP_WIDTH)
+			col = printf("\n%*s", HELP_TEXT_COL + 2, "") - 1;
+		else if (!first)
 			col += printf(" ");
 		col += printf("%.*s", (int)n, w);
+		first = false;
 		w += n;
 		w += strspn(w, " ");
 	}
 	putchar('\n');
+}
+
+/* "NAME (KIND): HELP" under --flavor. */
+static void print_help_flavor(const struct ut_flavor_entry *e)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text), "%s (%s): %s", e->name, ut_flavor_kind_name(e->kind), e->help);
+	print_help_wrapped("", text);
+}
+
+/* "  --NAME=N   MODE[/MODE]: HELP" for each option the modes declare. */
+static void print_help_mode_opts(void)
+{
+	static const char *const value[] = { "=N", "=N", "=DUR", "" };
+
+	for (int k = 0; k < ut_mode_opts_count(); k++) {
+		const struct ut_mode_opt *o = ut_mode_opt_at(k);
+		char label[64], text[512];
+		size_t off = 0;
+
+		snprintf(label, sizeof(label), "  --%s%s", o->name, value[o->type]);
+		for (int i = 0; ut_modes[i] && off < sizeof(text); i++)
+			if (ut_mode_declares(ut_modes[i], o->name))
+				off += (size_t)snprintf(text + off, sizeof(text) - off, "%s%s",
+							off ? "/" : "", ut_modes[i]->name);
+		if (off < sizeof(text))
+			snprintf(text + off, sizeof(text) - off, ": %s", o->help);
+		print_help_wrapped(label, text);
+	}
 }
 
 /* "  --mode=MODE" then every mode's help lines, "  --flavor=LIST" then
@@ -193,6 +214,8 @@ static void print_help(void)
 	for (int i = 0; ut_flavor_registry[i].name; i++)
 		print_help_flavor(&ut_flavor_registry[i]);
 	fputs(help_text, stdout);
+	print_help_mode_opts();
+	fputs(help_tail, stdout);
 }
 
 /* --list-flavors: "NAME KIND HELP", the help on one line. */
@@ -224,11 +247,6 @@ static void mode_list(char *buf, size_t len, bool (*keep)(const struct ut_mode_o
 						ut_modes[i]->name);
 }
 
-static bool mode_takes_async(const struct ut_mode_ops *m)
-{
-	return m->takes_async;
-}
-
 static bool mode_takes_stuck_for(const struct ut_mode_ops *m)
 {
 	return m->takes_stuck_for;
@@ -237,37 +255,6 @@ static bool mode_takes_stuck_for(const struct ut_mode_ops *m)
 static bool mode_takes_structures(const struct ut_mode_ops *m)
 {
 	return m->takes_structures;
-}
-
-/* --self-check-modes: every registered mode has its mandatory hooks. */
-static int self_check_modes(void)
-{
-	int bad = 0, n = 0;
-
-	for (int i = 0; ut_modes[i]; i++, n++) {
-		char err[128] = "";
-		const char *name = ut_modes[i]->name ? ut_modes[i]->name : "?";
-
-		if (ut_mode_check(ut_modes[i], err, sizeof(err))) {
-			printf("not ok %d - mode %s: %s\n", i + 1, name, err);
-			bad++;
-			continue;
-		}
-		for (int k = 0; k < i; k++) {
-			if (ut_modes[k]->name && !strcmp(ut_modes[k]->name, name)) {
-				snprintf(err, sizeof(err), "same name as mode %d", k + 1);
-				break;
-			}
-		}
-		if (err[0]) {
-			printf("not ok %d - mode %s: %s\n", i + 1, name, err);
-			bad++;
-		} else {
-			printf("ok %d - mode %s\n", i + 1, name);
-		}
-	}
-	printf("1..%d\n", n);
-	return bad ? UT_EXIT_FAILURE : UT_EXIT_OK;
 }
 
 static int usage_error(const char *fmt, ...)
@@ -399,33 +386,26 @@ static int parse_layouts(const char *text, struct ut_config *cfg)
 }
 
 enum {
-	OPT_MODE = 256, OPT_FLAVOR, OPT_LAYOUT, OPT_READERS, OPT_UPDATERS, OPT_FAKE,
-	OPT_ENQUEUERS, OPT_RATE, OPT_MAX_OUT, OPT_ASYNC, OPT_BATCH, OPT_LAUNDER,
-	OPT_PIPE_LEN, OPT_READ_DELAY, OPT_UPDATE_DELAY, OPT_RUNS, OPT_DURATION,
+	OPT_MODE = 256, OPT_FLAVOR, OPT_LAYOUT, OPT_READERS, OPT_UPDATERS,
+	OPT_ENQUEUERS, OPT_MAX_OUT, OPT_READ_DELAY, OPT_DURATION,
 	OPT_STAT, OPT_STALL, OPT_SEED, OPT_PIN, OPT_PIN_R, OPT_PIN_U, OPT_PIN_W,
 	OPT_TOPOLOGY, OPT_DRY_RUN, OPT_JSON, OPT_TAP, OPT_QUIET, OPT_HELP, OPT_VERSION,
 	OPT_LIST_MODES, OPT_SELF_CHECK_MODES, OPT_SCENARIO, OPT_LIST_SCENARIOS, OPT_COMPARE,
 	OPT_REGRESS, OPT_FROM_REPORT, OPT_STUCK_FOR, OPT_LIB_STALL, OPT_LIST_FLAVORS,
 	OPT_STRUCTURES,
+	OPT_MODE_OPT,	/* + k: the k-th of the modes' options (ut_mode_opt_at) */
 };
 
-static const struct option long_opts[] = {
+/* The options every run has; the modes' own are appended (all_opts). */
+static const struct option common_opts[] = {
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "flavor", required_argument, NULL, OPT_FLAVOR },
 	{ "call-rcu-layout", required_argument, NULL, OPT_LAYOUT },
 	{ "readers", required_argument, NULL, OPT_READERS },
 	{ "updaters", required_argument, NULL, OPT_UPDATERS },
-	{ "fake-updaters", required_argument, NULL, OPT_FAKE },
 	{ "enqueuers", required_argument, NULL, OPT_ENQUEUERS },
-	{ "rate", required_argument, NULL, OPT_RATE },
 	{ "max-outstanding", required_argument, NULL, OPT_MAX_OUT },
-	{ "async", no_argument, NULL, OPT_ASYNC },
-	{ "batch", required_argument, NULL, OPT_BATCH },
-	{ "launder", required_argument, NULL, OPT_LAUNDER },
-	{ "pipe-len", required_argument, NULL, OPT_PIPE_LEN },
 	{ "read-delay", required_argument, NULL, OPT_READ_DELAY },
-	{ "update-delay", required_argument, NULL, OPT_UPDATE_DELAY },
-	{ "runs", required_argument, NULL, OPT_RUNS },
 	{ "stuck-for", required_argument, NULL, OPT_STUCK_FOR },
 	{ "structures", required_argument, NULL, OPT_STRUCTURES },
 	{ "lib-stall-timeout", required_argument, NULL, OPT_LIB_STALL },
@@ -456,12 +436,136 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+#define N_COMMON_OPTS	(sizeof(common_opts) / sizeof(common_opts[0]) - 1)
+
+/* common_opts, then every option the modes declare; built on first use. */
+static const struct option *all_opts(void)
+{
+	static struct option opts[N_COMMON_OPTS + UT_MAX_MODE_OPTS + 1];
+
+	if (!opts[0].name) {
+		int n = ut_mode_opts_count();
+
+		memcpy(opts, common_opts, N_COMMON_OPTS * sizeof(opts[0]));
+		for (int k = 0; k < n; k++) {
+			const struct ut_mode_opt *o = ut_mode_opt_at(k);
+
+			opts[N_COMMON_OPTS + k] = (struct option){
+				o->name, o->type == UT_OPT_FLAG ? no_argument : required_argument,
+				NULL, OPT_MODE_OPT + k };
+		}
+	}
+	return opts;
+}
+
+/* --NAME[=VALUE] of the k-th mode option into cfg. */
+static int parse_mode_opt(int k, const char *text, struct ut_config *cfg)
+{
+	const struct ut_mode_opt *o = ut_mode_opt_at(k);
+	char opt[64];
+	long long v = 1;
+	uint64_t d = 0;
+	int rc = 0;
+
+	snprintf(opt, sizeof(opt), "--%s", o->name);
+	switch (o->type) {
+	case UT_OPT_COUNT:
+	case UT_OPT_RATE:
+		rc = parse_long(opt, text, (long long)o->lo, (long long)o->hi, &v);
+		d = (uint64_t)v;
+		break;
+	case UT_OPT_DUR:
+		rc = parse_dur(opt, text, true, &d);
+		break;
+	case UT_OPT_FLAG:
+		d = 1;
+		break;
+	}
+	if (!rc) {
+		cfg->opt[k] = d;
+		cfg->opt_given[k] = true;
+	}
+	return rc;
+}
+
+/* A mode option given to a mode that does not declare it, when the option
+ * says that is an error: "--async: only meaningful with --mode=gp-latency". */
+static int check_mode_opts(const struct ut_config *cfg)
+{
+	for (int k = 0; k < ut_mode_opts_count(); k++) {
+		const struct ut_mode_opt *o = ut_mode_opt_at(k);
+		char names[256];
+		size_t off = 0;
+
+		if (!cfg->opt_given[k] || !o->owner_only || ut_mode_declares(cfg->mode, o->name))
+			continue;
+		names[0] = '\0';
+		for (int i = 0; ut_modes[i] && off < sizeof(names); i++)
+			if (ut_mode_declares(ut_modes[i], o->name))
+				off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s",
+							off ? ", " : "", ut_modes[i]->name);
+		return usage_error("--%s: only meaningful with --mode=%s", o->name, names);
+	}
+	return 0;
+}
+
 static const char *const pin_opt_names[UT_ROLE_COUNT] = {
 	"--pin-readers", "--pin-updaters", "--pin-workers",
 };
 
 /* Which option set each role's policy, for error messages. */
 static const char *pin_source[UT_ROLE_COUNT];
+
+/* m's options against the common options and the same-named options of the
+ * other modes (which share one value, so must agree); err empty when fine. */
+static void check_opts_shared(const struct ut_mode_ops *m, char *err, size_t len)
+{
+	for (const struct ut_mode_opt *o = m->opts; o && o->name && !err[0]; o++) {
+		const struct ut_mode_opt *first = ut_mode_opt_at(ut_mode_opt_index(o));
+
+		for (size_t c = 0; c < N_COMMON_OPTS; c++)
+			if (!strcmp(common_opts[c].name, o->name))
+				snprintf(err, len, "option --%s is a common option", o->name);
+		if (!err[0] && (!first || strcmp(first->name, o->name)))
+			snprintf(err, len, "option --%s beyond UT_MAX_MODE_OPTS", o->name);
+		else if (!err[0] && (first->type != o->type || first->lo != o->lo || first->hi != o->hi ||
+				     first->def != o->def || strcmp(first->json, o->json)))
+			snprintf(err, len, "option --%s differs from another mode's", o->name);
+	}
+}
+
+/* --self-check-modes: every registered mode has its mandatory hooks. */
+static int self_check_modes(void)
+{
+	int bad = 0, n = 0;
+
+	for (int i = 0; ut_modes[i]; i++, n++) {
+		char err[128] = "";
+		const char *name = ut_modes[i]->name ? ut_modes[i]->name : "?";
+
+		if (ut_mode_check(ut_modes[i], err, sizeof(err))) {
+			printf("not ok %d - mode %s: %s\n", i + 1, name, err);
+			bad++;
+			continue;
+		}
+		for (int k = 0; k < i; k++) {
+			if (ut_modes[k]->name && !strcmp(ut_modes[k]->name, name)) {
+				snprintf(err, sizeof(err), "same name as mode %d", k + 1);
+				break;
+			}
+		}
+		if (!err[0])
+			check_opts_shared(ut_modes[i], err, sizeof(err));
+		if (err[0]) {
+			printf("not ok %d - mode %s: %s\n", i + 1, name, err);
+			bad++;
+		} else {
+			printf("ok %d - mode %s\n", i + 1, name);
+		}
+	}
+	printf("1..%d\n", n);
+	return bad ? UT_EXIT_FAILURE : UT_EXIT_OK;
+}
 
 /* The default --regress-threshold (docs/TORTURE.md, "Comparing with a
  * baseline", says how it was measured). */
@@ -503,12 +607,9 @@ static int parse(int argc, char **argv, struct ut_config *cfg, const struct ut_c
 	cfg->argv = argv;
 	cfg->readers = -1;
 	cfg->updaters = 1;
-	cfg->fake_updaters = 1;
 	cfg->enqueuers = 1;
-	cfg->batch = 100;
-	cfg->launder = 3;
-	cfg->pipe_len = 10;
-	cfg->runs = 5;
+	for (int k = 0; k < ut_mode_opts_count(); k++)
+		cfg->opt[k] = ut_mode_opt_at(k)->def;
 	cfg->duration_ns = 10000000000ull;
 	cfg->stat_interval_ns = 2000000000ull;
 	cfg->stall_timeout_ns = 30000000000ull;
@@ -539,7 +640,7 @@ static int parse(int argc, char **argv, struct ut_config *cfg, const struct ut_c
 
 	opterr = 0;
 	optind = 0;	/* 0: glibc starts a fresh scan (this parser runs once per run) */
-	while ((c = getopt_long(argc, argv, ":", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", all_opts(), NULL)) != -1) {
 		const char *opt = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
 		char name[64];
 
@@ -577,33 +678,16 @@ static int parse(int argc, char **argv, struct ut_config *cfg, const struct ut_c
 		case OPT_LAYOUT: layout_text = optarg; break;
 		case OPT_READERS: rc = parse_int("--readers", optarg, 0, 4096, &cfg->readers); break;
 		case OPT_UPDATERS: rc = parse_int("--updaters", optarg, 1, 1024, &cfg->updaters); break;
-		case OPT_FAKE: rc = parse_int("--fake-updaters", optarg, 0, 1024, &cfg->fake_updaters); break;
 		case OPT_ENQUEUERS:
 			rc = parse_int("--enqueuers", optarg, 1, 1024, &cfg->enqueuers);
 			given.enqueuers = true;
-			break;
-		case OPT_RATE:
-			rc = parse_long("--rate", optarg, 0, 1000000000, &ll);
-			cfg->rate = (double)ll;
 			break;
 		case OPT_MAX_OUT:
 			rc = parse_long("--max-outstanding", optarg, 1, 100000000, &ll);
 			cfg->max_outstanding = (unsigned long)ll;
 			given.max_outstanding = true;
 			break;
-		case OPT_ASYNC: cfg->async = true; break;
-		case OPT_BATCH:
-			rc = parse_long("--batch", optarg, 1, 10000000, &ll);
-			cfg->batch = (unsigned long)ll;
-			break;
-		case OPT_LAUNDER:
-			rc = parse_long("--launder", optarg, 0, 1000000, &ll);
-			cfg->launder = (unsigned long)ll;
-			break;
-		case OPT_PIPE_LEN: rc = parse_int("--pipe-len", optarg, 3, UT_MAX_PIPE, &cfg->pipe_len); break;
 		case OPT_READ_DELAY: rc = parse_dur("--read-delay", optarg, true, &cfg->read_delay_ns); break;
-		case OPT_UPDATE_DELAY: rc = parse_dur("--update-delay", optarg, true, &cfg->update_delay_ns); break;
-		case OPT_RUNS: rc = parse_int("--runs", optarg, 1, 64, &cfg->runs); break;
 		case OPT_STUCK_FOR:
 			rc = parse_dur("--stuck-for", optarg, false, &cfg->stuck_for_ns);
 			given.stuck_for = true;
@@ -703,6 +787,10 @@ static int parse(int argc, char **argv, struct ut_config *cfg, const struct ut_c
 			return usage_error("%s: missing value", name);
 		case '?':
 		default:
+			if (c >= OPT_MODE_OPT && c < OPT_MODE_OPT + ut_mode_opts_count()) {
+				rc = parse_mode_opt(c - OPT_MODE_OPT, optarg, cfg);
+				break;
+			}
 			if (optopt && optopt < 256)
 				return usage_error("unknown option '-%c' (see --help)", optopt);
 			return usage_error("unknown option '%s' (see --help)", name);
@@ -761,12 +849,9 @@ static int parse(int argc, char **argv, struct ut_config *cfg, const struct ut_c
 	if (!given.max_outstanding && !cfg->max_outstanding)
 		cfg->max_outstanding = 10000;
 	ut_config_derive_stall(cfg);
-	if (cfg->async && !cfg->mode->takes_async) {
-		char names[256];
-
-		mode_list(names, sizeof(names), mode_takes_async);
-		return usage_error("--async: only meaningful with --mode=%s", names);
-	}
+	rc = check_mode_opts(cfg);
+	if (rc)
+		return rc;
 	if (given.stuck_for && !cfg->mode->takes_stuck_for) {
 		char names[256];
 
@@ -821,7 +906,6 @@ void ut_config_derive_stall(struct ut_config *cfg)
 {
 	uint64_t t = cfg->duration_ns / 4;
 	uint64_t rd = cfg->read_delay_ns < UT_DELAY_CAP_NS ? cfg->read_delay_ns : UT_DELAY_CAP_NS;
-	uint64_t ud = cfg->update_delay_ns < UT_DELAY_CAP_NS ? cfg->update_delay_ns : UT_DELAY_CAP_NS;
 	uint64_t sf = cfg->stuck_for_ns < UT_DELAY_CAP_NS ? cfg->stuck_for_ns : UT_DELAY_CAP_NS;
 	int n[UT_MODE_MAX_ROLES] = { 0 }, nthreads = 0, ncpus = cfg->ncpus > 0 ? cfg->ncpus : 1;
 	bool posts[UT_MODE_MAX_ROLES];
@@ -832,9 +916,16 @@ void ut_config_derive_stall(struct ut_config *cfg)
 		t = UT_STALL_MIN_NS;
 	if (t > UT_STALL_MAX_NS)
 		t = UT_STALL_MAX_NS;
-	t += 4 * rd + 2 * ud + 2 * sf;
-	if (cfg->rate > 0)	/* at least 1/s: adds at most 2 s */
-		t += (uint64_t)(2e9 / cfg->rate);
+	t += 4 * rd + 2 * sf;
+	for (int k = 0; k < ut_mode_opts_count(); k++) {
+		const struct ut_mode_opt *o = ut_mode_opt_at(k);
+		uint64_t v = cfg->opt[k];
+
+		if (o->stall == UT_OPT_STALL_PAUSE)	/* --update-delay */
+			t += 2 * (v < UT_DELAY_CAP_NS ? v : UT_DELAY_CAP_NS);
+		else if (o->stall == UT_OPT_STALL_PERIOD && v > 0)	/* --rate: >= 1/s, at most 2 s */
+			t += (uint64_t)(2e9 / (double)v);
+	}
 	ut_mode_counts(cfg, n, posts);
 	for (int r = 0; r < cfg->mode->nroles && r < UT_MODE_MAX_ROLES; r++)
 		nthreads += n[r];

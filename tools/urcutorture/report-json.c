@@ -100,13 +100,17 @@ static void base_key(const struct ut_result *r, char *buf, size_t len)
 {
 	const struct ut_config *c = r->cfg;
 	const char *const *pin = c ? c->pin_text : NULL;
+	size_t off;
 
-	snprintf(buf, len, "%s %s/%s pin=%s/%s/%s%s", r->mode->name, r->flavor->name,
-		 ut_layout_names[r->layout],
-		 pin && pin[UT_ROLE_READER] ? pin[UT_ROLE_READER] : "none",
-		 pin && pin[UT_ROLE_UPDATER] ? pin[UT_ROLE_UPDATER] : "none",
-		 pin && pin[UT_ROLE_WORKER] ? pin[UT_ROLE_WORKER] : "none",
-		 c && c->async ? " async" : "");
+	off = (size_t)snprintf(buf, len, "%s %s/%s pin=%s/%s/%s", r->mode->name, r->flavor->name,
+			       ut_layout_names[r->layout],
+			       pin && pin[UT_ROLE_READER] ? pin[UT_ROLE_READER] : "none",
+			       pin && pin[UT_ROLE_UPDATER] ? pin[UT_ROLE_UPDATER] : "none",
+			       pin && pin[UT_ROLE_WORKER] ? pin[UT_ROLE_WORKER] : "none");
+	/* The flags that change what a combination measures (--async). */
+	for (int k = 0; c && k < ut_mode_opts_count() && off < len; k++)
+		if (ut_mode_opt_at(k)->in_key && c->opt[k])
+			off += (size_t)snprintf(buf + off, len - off, " %s", ut_mode_opt_at(k)->name);
 }
 
 void ut_result_key(const struct ut_result *r, int i, char *buf, size_t len)
@@ -247,17 +251,19 @@ static void json_params(struct uj *j, const char *key, const struct ut_config *c
 	uj_end_arr(j);
 	uj_i64(j, "readers", cfg->readers);
 	uj_i64(j, "updaters", cfg->updaters);
-	uj_i64(j, "fake_updaters", cfg->fake_updaters);
 	uj_i64(j, "enqueuers", cfg->enqueuers);
-	uj_dbl(j, "rate", cfg->rate);
 	uj_u64(j, "max_outstanding", cfg->max_outstanding);
-	uj_u64(j, "batch", cfg->batch);
-	uj_u64(j, "launder", cfg->launder);
-	uj_i64(j, "pipe_len", cfg->pipe_len);
-	uj_i64(j, "runs", cfg->runs);
-	uj_bool(j, "async", cfg->async);
 	uj_u64(j, "read_delay_ns", cfg->read_delay_ns);
-	uj_u64(j, "update_delay_ns", cfg->update_delay_ns);
+	for (int k = 0; k < ut_mode_opts_count(); k++) {
+		const struct ut_mode_opt *o = ut_mode_opt_at(k);
+
+		if (o->type == UT_OPT_FLAG)
+			uj_bool(j, o->json, cfg->opt[k] != 0);
+		else if (o->type == UT_OPT_RATE)
+			uj_dbl(j, o->json, (double)cfg->opt[k]);
+		else
+			uj_u64(j, o->json, cfg->opt[k]);
+	}
 	uj_u64(j, "duration_ns", cfg->duration_ns);
 	ut_format_duration(cfg->duration_ns, dur, sizeof(dur));
 	uj_str(j, "duration", dur);

@@ -75,17 +75,35 @@ static void read_delay_text(const struct ut_config *cfg, char *buf, size_t len)
 		snprintf(buf, len, "random");
 }
 
+/* " NAME=VALUE" for every option the modes declare (from their tables). */
+static void mode_opts_text(const struct ut_config *cfg, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < ut_mode_opts_count() && off < len; k++) {
+		const struct ut_mode_opt *o = ut_mode_opt_at(k);
+		char v[32];
+
+		if (o->type == UT_OPT_DUR)
+			ut_format_duration(cfg->opt[k], v, sizeof(v));
+		else
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)cfg->opt[k]);
+		off += (size_t)snprintf(buf + off, len - off, " %s=%s", o->name, v);
+	}
+}
+
 /* Every parameter of one run, as "mode=... combinations=N". */
 static void params_line(const struct ut_config *cfg, int ncombos, char *line, size_t len)
 {
-	char dur[32], stat[32], stall[32], rd[32], ud[32], flist[128] = "", llist[128] = "";
-	char pr[64], pu[64], pw[64], extra[96] = "", sf[32], ls[32];
+	char dur[32], stat[32], stall[32], rd[32], flist[128] = "", llist[128] = "";
+	char pr[64], pu[64], pw[64], extra[96] = "", sf[32], ls[32], mopts[512];
 
 	ut_format_duration(cfg->duration_ns, dur, sizeof(dur));
 	ut_format_duration(cfg->stat_interval_ns, stat, sizeof(stat));
 	ut_format_duration(cfg->stall_timeout_ns, stall, sizeof(stall));
 	read_delay_text(cfg, rd, sizeof(rd));
-	ut_format_duration(cfg->update_delay_ns, ud, sizeof(ud));
+	mode_opts_text(cfg, mopts, sizeof(mopts));
 	for (int i = 0; i < cfg->nflavors; i++)
 		snprintf(flist + strlen(flist), sizeof(flist) - strlen(flist), "%s%s",
 			 i ? "," : "", cfg->flavors[i]->name);
@@ -105,14 +123,12 @@ static void params_line(const struct ut_config *cfg, int ncombos, char *line, si
 	pin_text(cfg, UT_ROLE_UPDATER, pu, sizeof(pu));
 	pin_text(cfg, UT_ROLE_WORKER, pw, sizeof(pw));
 	snprintf(line, len, "mode=%s flavor=%s call-rcu-layout=%s readers=%d "
-		 "updaters=%d fake-updaters=%d enqueuers=%d rate=%.0f max-outstanding=%lu "
-		 "batch=%lu launder=%lu pipe-len=%d read-delay=%s update-delay=%s runs=%d async=%d "
+		 "updaters=%d enqueuers=%d max-outstanding=%lu read-delay=%s%s "
 		 "duration=%s stat-interval=%s stall-timeout=%s%s seed=%llu pin-readers=%s "
 		 "pin-updaters=%s pin-workers=%s combinations=%d",
-		 cfg->mode->name, flist, llist,
-		 cfg->readers, cfg->updaters, cfg->fake_updaters, cfg->enqueuers, cfg->rate,
-		 cfg->max_outstanding, cfg->batch, cfg->launder, cfg->pipe_len, rd, ud, cfg->runs,
-		 cfg->async, dur, stat, stall, extra, (unsigned long long)cfg->seed, pr, pu, pw, ncombos);
+		 cfg->mode->name, flist, llist, cfg->readers, cfg->updaters, cfg->enqueuers,
+		 cfg->max_outstanding, rd, mopts, dur, stat, stall, extra,
+		 (unsigned long long)cfg->seed, pr, pu, pw, ncombos);
 }
 
 void ut_report_start(const struct ut_batch *b)

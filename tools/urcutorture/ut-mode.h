@@ -28,6 +28,9 @@ struct ut_mode_ops;
 #define UT_MAX_FLAVORS	8
 #define UT_MAX_PIPE	64
 
+/* Options all modes together may declare (ut_mode_ops.opts). */
+#define UT_MAX_MODE_OPTS	32
+
 struct ut_config {
 	const struct ut_mode_ops *mode;	/* an entry of ut_modes[] */
 	const struct ut_flavor_ops *flavors[UT_MAX_FLAVORS];
@@ -37,22 +40,18 @@ struct ut_config {
 
 	int readers;		/* -1 until defaulted */
 	int updaters;
-	int fake_updaters;
 	int enqueuers;
-	double rate;		/* callbacks/s per enqueuer, 0 = unpaced */
 	unsigned long max_outstanding;
-	unsigned long batch;	/* barrier: callbacks per thread per round */
-	unsigned long launder;	/* flood: re-posts per callback */
-	int pipe_len;
-	int runs;		/* read-cost repetitions */
-	bool async;		/* gp-latency through call_rcu */
+	/* The options the modes declare (struct ut_mode_opt), for every
+	 * registered mode, by ut_mode_opt_index(): read with ut_opt(). */
+	uint64_t opt[UT_MAX_MODE_OPTS];
+	bool opt_given[UT_MAX_MODE_OPTS];
 
 	uint64_t duration_ns;	/* per combination */
 	uint64_t stat_interval_ns;
 	uint64_t stall_timeout_ns;	/* given, or derived by ut_config_derive_stall */
 	bool stall_timeout_given;	/* --stall-timeout was on the command line / run line */
 	uint64_t read_delay_ns;	/* reader critical-section length; 0 = random short */
-	uint64_t update_delay_ns;
 	/* --lib-stall-timeout: the library's stall timeout for every combination
 	 * (urcu_<flavor>_set_stall_timeout); -1: the library's own default. */
 	int64_t lib_stall_timeout_ns;
@@ -384,6 +383,49 @@ struct ut_given {
 struct uj;
 
 /*
+ * An option a mode declares: it lives in the mode's file, and options.c
+ * parses it (--NAME=VALUE, checked against lo..hi), report.c prints it on
+ * the start line (NAME=VALUE) and report-json.c writes it among the
+ * parameters (key json), all from this entry; --help shows help.  Every
+ * registered mode's options are accepted whatever the mode (a run prints
+ * them all), except owner_only ones, a usage error with another mode.
+ * Two modes may declare the same name: they then share one value, and
+ * --self-check-modes requires the two entries to agree.
+ */
+enum ut_opt_type {
+	UT_OPT_COUNT,	/* --NAME=N, an integer in lo..hi */
+	UT_OPT_RATE,	/* --NAME=N per second, an integer in lo..hi (JSON: a number) */
+	UT_OPT_DUR,	/* --NAME=DUR, 0 allowed (start line: a duration; JSON: ns) */
+	UT_OPT_FLAG,	/* --NAME, no value: 0 or 1 (JSON: a boolean) */
+};
+
+/* What the option adds to the derived --stall-timeout. */
+enum ut_opt_stall {
+	UT_OPT_STALL_NONE,
+	UT_OPT_STALL_PAUSE,	/* 2 x its duration: a thread sleeps that long */
+	UT_OPT_STALL_PERIOD,	/* 2 / its rate: a thread waits one period */
+};
+
+struct ut_mode_opt {
+	const char *name;	/* --NAME, start line NAME=; NULL ends a table */
+	const char *json;	/* its key among the JSON parameters */
+	enum ut_opt_type type;
+	uint64_t lo, hi, def;	/* range (not for flags) and default */
+	enum ut_opt_stall stall;
+	bool owner_only;	/* accepted only by the modes that declare it */
+	bool in_key;		/* flag: " NAME" in the combination's key when set */
+	const char *help;	/* --help: like ut_mode_ops.help, without the name */
+};
+
+/* Index of o's value in ut_config.opt[] (shared by same-named options). */
+int ut_mode_opt_index(const struct ut_mode_opt *o);
+/* The value of o in cfg: its default unless the command line set it. */
+static inline uint64_t ut_opt(const struct ut_config *cfg, const struct ut_mode_opt *o)
+{
+	return cfg->opt[ut_mode_opt_index(o)];
+}
+
+/*
  * A mode: one workload with its threads, its checks and its report
  * sections, all in its mode-NAME.c behind this one table.
  *
@@ -397,9 +439,9 @@ struct uj;
  *  3. Add mode-NAME.c to the urcutorture sources in tools/meson.build.
  * The mode's roles and their counts, its per-thread counters
  * (thread_size), its result figures (result_size), its own error kinds
- * (errors), its option defaults and checks (configure) and its report and
- * JSON sections (report, json) all live here: run.c, report.c, json.c and
- * options.c do not change.  See docs/TORTURE.md, "How to add a mode".
+ * (errors), its own options (opts), its defaults and checks (configure)
+ * and its report and JSON sections (report, json) all live here: run.c,
+ * report.c, report-json.c and options.c do not change.  See docs/TORTURE.md, "How to add a mode".
  */
 struct ut_mode_ops {
 	const char *name;		/* --mode=NAME, reports, JSON "mode" */
@@ -427,7 +469,9 @@ struct ut_mode_ops {
 	 * one reader per CPU and --max-outstanding 10000. */
 	int (*configure)(struct ut_config *cfg, const struct ut_given *given,
 			 char *err, size_t len);
-	bool takes_async;		/* accepts --async */
+	/* Its own options, NULL-terminated (or NULL): parsed, printed and
+	 * written to JSON by the shared code from this table. */
+	const struct ut_mode_opt *opts;
 	bool takes_stuck_for;		/* accepts --stuck-for (it stalls grace periods on purpose) */
 	bool takes_structures;		/* accepts --structures (its configure checks the list) */
 	/* Its detectors are its readers: with --readers=0 the run checks no
@@ -456,6 +500,11 @@ struct ut_mode_ops {
 /* The registry (modes.c): every mode, NULL-terminated; [0] is the default. */
 extern const struct ut_mode_ops *const ut_modes[];
 const struct ut_mode_ops *ut_mode_find(const char *name);
+/* Every registered mode's options, flattened (modes.c): ut_config.opt[k]
+ * holds the value of ut_mode_opt_at(k), k < ut_mode_opts_count(). */
+int ut_mode_opts_count(void);
+const struct ut_mode_opt *ut_mode_opt_at(int k);
+bool ut_mode_declares(const struct ut_mode_ops *m, const char *name);
 /* Check one table for its mandatory hooks; 0, or -1 with the first gap in err. */
 int ut_mode_check(const struct ut_mode_ops *m, char *err, size_t len);
 
