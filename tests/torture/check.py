@@ -583,41 +583,35 @@ def check_misc():
 HELP_TEXT_COL = 25
 
 
-def help_modes(text):
-    """Mode names the --mode=MODE entry of --help describes, in order, and
-    which one it calls the default."""
-    names, default, inside = [], None, False
+def help_entries(text, option, pattern):
+    """The matches of pattern at the text column of the lines of --help's
+    entry for option (from its first line to the next option), in order."""
+    found, inside = [], False
     for line in text.splitlines():
-        if line.startswith("  --mode=MODE"):
+        if line.startswith("  " + option):
             inside = True
         elif inside and line.startswith("  --"):
             break
         if not inside or len(line) <= HELP_TEXT_COL or line[HELP_TEXT_COL] == " ":
             continue
-        m = re.match(r"([a-z0-9-]+)( \(default\))?:", line[HELP_TEXT_COL:])
+        m = re.match(pattern, line[HELP_TEXT_COL:])
         if m:
-            names.append(m.group(1))
-            if m.group(2):
-                default = m.group(1)
-    return names, default
+            found.append(m)
+    return found
+
+
+def help_modes(text):
+    """Mode names the --mode=MODE entry of --help describes, in order, and
+    which one it calls the default."""
+    found = help_entries(text, "--mode=MODE", r"([a-z0-9-]+)( \(default\))?:")
+    defaults = [m.group(1) for m in found if m.group(2)]
+    return [m.group(1) for m in found], defaults[0] if defaults else None
 
 
 def help_flavors(text):
     """Flavor names the --flavor=LIST entry of --help describes, in order,
     with their kinds."""
-    found, inside = [], False
-    for line in text.splitlines():
-        if line.startswith("  --flavor=LIST"):
-            inside = True
-            continue
-        if inside and line.startswith("  --"):
-            break
-        if not inside or len(line) <= HELP_TEXT_COL or line[HELP_TEXT_COL] == " ":
-            continue
-        m = re.match(r"([a-z0-9-]+) \((\w+)\):", line[HELP_TEXT_COL:])
-        if m:
-            found.append((m.group(1), m.group(2)))
-    return found
+    return [m.groups() for m in help_entries(text, "--flavor=LIST", r"([a-z0-9-]+) \((\w+)\):")]
 
 
 MAN_PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "man",
