@@ -25,11 +25,12 @@
  * CPUs only add switches; and the walks are bound by memory latency, which
  * more than 16 threads do not hide better than 16 (each already
  * interleaves LFHT_LANES walks), while every registered helper is one
- * more thread each grace period of the flavor must check.  On that 2-CPU
- * machine, shared with other work, two threads did not make a pass faster
- * (bench-hash -m regrowORDER: see the commit that measured it); the split
- * is for machines with idle cores, and URCU_LFHT_RESIZE_THREADS=1 turns it
- * off.
+ * more thread each grace period of the flavor must check.  Measured on
+ * that 2-CPU machine (bench-hash -m regrowORDER): idle, two threads take
+ * 0.56-0.65x the wall time of one for 2^20 and 2^22 buckets, empty or with
+ * 10^6 nodes, for 5-18% more CPU time; shared with other busy processes,
+ * no faster (the helper waits for a CPU) and up to 40% more CPU.
+ * URCU_LFHT_RESIZE_THREADS=1 turns the split off.
  *
  * URCU_LFHT_RESIZE_THREADS (environment, read once): N >= 1 makes every
  * pass that has room for it (rculfhash-resize.c, split_base()) use exactly
