@@ -588,19 +588,32 @@ static int parse_threshold(const char *text, double *out)
 	return 0;
 }
 
-/*
- * global == NULL: the command line.  Otherwise one run of a scenario: the
- * options that belong to the whole invocation (output, scenario, compare,
- * seed, dry run) are the command line's, already parsed into global, and
- * are skipped here; no file is opened.
- */
-static int parse(int argc, char **argv, struct ut_config *cfg, const struct ut_config *global)
-{
-	const char *flavor_text = "memb", *layout_text = "default";
-	struct ut_given given = { 0 };
-	long long ll;
-	int c, rc;
+/* What an option handler returns besides an exit status: the option was
+ * taken (go on with the next), or it is not this handler's. */
+#define OPT_TAKEN	(-1)
+#define OPT_NOT_MINE	(-2)
 
+/* One parse: the run's config, what was given, the texts parsed after the
+ * scan, and the command line's config when a scenario run is parsed. */
+struct parse_state {
+	struct ut_config *cfg;
+	const struct ut_config *global;
+	struct ut_given given;
+	const char *flavor_text, *layout_text;
+	const char *name;	/* the current option's name without "=value" */
+};
+
+/* An exit status, or OPT_TAKEN when rc is 0 (the value was fine). */
+static int taken(int rc)
+{
+	return rc ? rc : OPT_TAKEN;
+}
+
+/* The defaults of every field, then (a scenario run) the whole
+ * invocation's settings copied from the command line's config. */
+static void config_defaults(struct ut_config *cfg, int argc, char **argv,
+			    const struct ut_config *global)
+{
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->mode = ut_modes[0];
 	cfg->argc = argc;
@@ -620,257 +633,301 @@ static int parse(int argc, char **argv, struct ut_config *cfg, const struct ut_c
 	cfg->ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (cfg->ncpus < 1)
 		cfg->ncpus = 1;
-
 	cfg->regress_threshold = UT_DEFAULT_REGRESS_THRESHOLD;
 	for (int r = 0; r < UT_ROLE_COUNT; r++)
 		pin_source[r] = NULL;
-	if (global) {
-		/* The whole invocation's settings. */
-		cfg->seed = global->seed;
-		cfg->seed_given = global->seed_given;
-		cfg->sink = global->sink;
-		cfg->json_path = global->json_path;
-		cfg->json = global->json;
-		cfg->dry_run = global->dry_run;
-		cfg->quiet = global->quiet;
-		cfg->scenario = global->scenario;
-		cfg->compare_path = global->compare_path;
-		cfg->regress_threshold = global->regress_threshold;
+	if (!global)
+		return;
+	cfg->seed = global->seed;
+	cfg->seed_given = global->seed_given;
+	cfg->sink = global->sink;
+	cfg->json_path = global->json_path;
+	cfg->json = global->json;
+	cfg->dry_run = global->dry_run;
+	cfg->quiet = global->quiet;
+	cfg->scenario = global->scenario;
+	cfg->compare_path = global->compare_path;
+	cfg->regress_threshold = global->regress_threshold;
+}
+
+/* --seed=N: a non-negative decimal integer. */
+static int parse_seed(const char *text, struct ut_config *cfg)
+{
+	char *end;
+
+	errno = 0;
+	if (!*text || *text == '-')
+		return usage_error("--seed: '%s' is not a non-negative integer", text);
+	cfg->seed = strtoull(text, &end, 10);
+	if (errno || *end)
+		return usage_error("--seed: '%s' is not a non-negative integer", text);
+	cfg->seed_given = true;
+	return 0;
+}
+
+/* A file or scenario name that must not be empty. */
+static int parse_name(const char *opt, const char *what, const char *text, const char **out)
+{
+	if (!*text)
+		return usage_error("%s: empty %s", opt, what);
+	*out = text;
+	return 0;
+}
+
+/* The informational options: they print and end the parse. */
+static int info_opt(int c, struct parse_state *st)
+{
+	switch (c) {
+	case OPT_HELP: case OPT_VERSION: case OPT_LIST_MODES: case OPT_SELF_CHECK_MODES:
+	case OPT_LIST_FLAVORS:
+		if (st->global)
+			return usage_error("%s: not an option of a run", st->name);
+		break;
+	default:
+		return OPT_NOT_MINE;
 	}
+	switch (c) {
+	case OPT_HELP:
+		print_help();
+		break;
+	case OPT_LIST_MODES:
+		for (int i = 0; ut_modes[i]; i++)
+			puts(ut_modes[i]->name);
+		break;
+	case OPT_LIST_FLAVORS:
+		list_flavors();
+		break;
+	case OPT_SELF_CHECK_MODES:
+		return self_check_modes();
+	default:	/* OPT_VERSION */
+		printf("urcutorture %s (library: %s %s)\n", UT_VERSION,
+		       ut_library_name(), ut_library_version());
+		break;
+	}
+	return UT_EXIT_OK;
+}
 
-	opterr = 0;
-	optind = 0;	/* 0: glibc starts a fresh scan (this parser runs once per run) */
-	while ((c = getopt_long(argc, argv, ":", all_opts(), NULL)) != -1) {
-		const char *opt = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
-		char name[64];
+/* The whole invocation's options: output, scenario, baseline, seed, dry
+ * run.  A scenario's run skips them (the command line's values hold). */
+static int invocation_opt(int c, struct parse_state *st)
+{
+	struct ut_config *cfg = st->cfg;
 
-		/* The option's name without "=value", for messages. */
-		snprintf(name, sizeof(name), "%s", opt);
-		name[strcspn(name, "=")] = '\0';
-		rc = 0;
-		if (global) {
-			/* The whole invocation's options: parsed with the command line. */
-			switch (c) {
-			case OPT_SEED: case OPT_DRY_RUN: case OPT_JSON: case OPT_TAP: case OPT_QUIET:
-			case OPT_SCENARIO: case OPT_COMPARE: case OPT_REGRESS: case OPT_LIST_SCENARIOS:
-			case OPT_FROM_REPORT:
-				continue;
-			case OPT_HELP: case OPT_VERSION: case OPT_LIST_MODES: case OPT_SELF_CHECK_MODES:
-			case OPT_LIST_FLAVORS:
-				return usage_error("%s: not an option of a run", name);
-			default:
-				break;
-			}
-		}
-		switch (c) {
-		case OPT_MODE: {
-			char names[256];
+	switch (c) {
+	case OPT_SEED: case OPT_DRY_RUN: case OPT_JSON: case OPT_TAP: case OPT_QUIET:
+	case OPT_SCENARIO: case OPT_COMPARE: case OPT_REGRESS: case OPT_LIST_SCENARIOS:
+	case OPT_FROM_REPORT:
+		if (st->global)
+			return OPT_TAKEN;
+		break;
+	default:
+		return OPT_NOT_MINE;
+	}
+	switch (c) {
+	case OPT_SEED: return taken(parse_seed(optarg, cfg));
+	case OPT_SCENARIO: return taken(parse_name("--scenario", "name", optarg, &cfg->scenario));
+	case OPT_LIST_SCENARIOS: cfg->list_scenarios = true; break;
+	case OPT_COMPARE: return taken(parse_name("--compare", "file name", optarg, &cfg->compare_path));
+	case OPT_REGRESS: return taken(parse_threshold(optarg, &cfg->regress_threshold));
+	case OPT_FROM_REPORT:
+		return taken(parse_name("--from-report", "file name", optarg, &cfg->from_report));
+	case OPT_DRY_RUN: cfg->dry_run = true; break;
+	case OPT_JSON: return taken(parse_name("--json", "file name", optarg, &cfg->json_path));
+	case OPT_TAP: cfg->sink.tap = true; break;
+	default: cfg->quiet = true; break;	/* OPT_QUIET */
+	}
+	return OPT_TAKEN;
+}
 
-			cfg->mode_given = true;
-			cfg->mode = ut_mode_find(optarg);
-			if (!cfg->mode) {
-				mode_list(names, sizeof(names), NULL);
-				return usage_error("--mode: unknown mode '%s' (%s)", optarg, names);
-			}
-			break;
-		}
-		case OPT_FLAVOR: flavor_text = optarg; break;
-		case OPT_LAYOUT: layout_text = optarg; break;
-		case OPT_READERS: rc = parse_int("--readers", optarg, 0, 4096, &cfg->readers); break;
-		case OPT_UPDATERS: rc = parse_int("--updaters", optarg, 1, 1024, &cfg->updaters); break;
-		case OPT_ENQUEUERS:
-			rc = parse_int("--enqueuers", optarg, 1, 1024, &cfg->enqueuers);
-			given.enqueuers = true;
-			break;
-		case OPT_MAX_OUT:
-			rc = parse_long("--max-outstanding", optarg, 1, 100000000, &ll);
-			cfg->max_outstanding = (unsigned long)ll;
-			given.max_outstanding = true;
-			break;
-		case OPT_READ_DELAY: rc = parse_dur("--read-delay", optarg, true, &cfg->read_delay_ns); break;
-		case OPT_STUCK_FOR:
-			rc = parse_dur("--stuck-for", optarg, false, &cfg->stuck_for_ns);
-			given.stuck_for = true;
-			break;
-		case OPT_STRUCTURES:
-			cfg->structures = optarg;
-			given.structures = true;
-			break;
-		case OPT_LIB_STALL: {
-			uint64_t v = 0;
+/* What runs: mode, flavors, layouts, thread counts, bounds. */
+static int workload_opt(int c, struct parse_state *st)
+{
+	struct ut_config *cfg = st->cfg;
+	long long ll = 0;
+	int rc;
 
-			/* At most 1e18 ns, the library's own bound (1e9 s). */
-			rc = parse_dur("--lib-stall-timeout", optarg, true, &v);
-			cfg->lib_stall_timeout_ns = (int64_t)v;
-			given.lib_stall_timeout = true;
-			break;
-		}
-		case OPT_DURATION:
-			rc = parse_dur("--duration", optarg, false, &cfg->duration_ns);
-			cfg->duration_given = true;
-			break;
-		case OPT_STAT: rc = parse_dur("--stat-interval", optarg, true, &cfg->stat_interval_ns); break;
-		case OPT_STALL:
-			rc = parse_dur("--stall-timeout", optarg, false, &cfg->stall_timeout_ns);
-			cfg->stall_timeout_given = true;
-			break;
-		case OPT_SEED: {
-			char *end;
+	switch (c) {
+	case OPT_MODE: {
+		char names[256];
 
-			errno = 0;
-			if (!*optarg || *optarg == '-')
-				return usage_error("--seed: '%s' is not a non-negative integer", optarg);
-			cfg->seed = strtoull(optarg, &end, 10);
-			if (errno || *end)
-				return usage_error("--seed: '%s' is not a non-negative integer", optarg);
-			cfg->seed_given = true;
-			break;
-		}
-		case OPT_SCENARIO:
-			if (!*optarg)
-				return usage_error("--scenario: empty name");
-			cfg->scenario = optarg;
-			break;
-		case OPT_LIST_SCENARIOS: cfg->list_scenarios = true; break;
-		case OPT_COMPARE:
-			if (!*optarg)
-				return usage_error("--compare: empty file name");
-			cfg->compare_path = optarg;
-			break;
-		case OPT_REGRESS: rc = parse_threshold(optarg, &cfg->regress_threshold); break;
-		case OPT_FROM_REPORT:
-			if (!*optarg)
-				return usage_error("--from-report: empty file name");
-			cfg->from_report = optarg;
-			break;
-		case OPT_PIN:
-			for (int r = 0; r < UT_ROLE_COUNT; r++) {
-				cfg->pin_text[r] = optarg;
-				pin_source[r] = "--pin";
-			}
-			break;
-		case OPT_PIN_R:
-		case OPT_PIN_U:
-		case OPT_PIN_W: {
-			int r = c == OPT_PIN_R ? UT_ROLE_READER : c == OPT_PIN_U ? UT_ROLE_UPDATER : UT_ROLE_WORKER;
+		cfg->mode_given = true;
+		cfg->mode = ut_mode_find(optarg);
+		if (cfg->mode)
+			return OPT_TAKEN;
+		mode_list(names, sizeof(names), NULL);
+		return usage_error("--mode: unknown mode '%s' (%s)", optarg, names);
+	}
+	case OPT_FLAVOR: st->flavor_text = optarg; return OPT_TAKEN;
+	case OPT_LAYOUT: st->layout_text = optarg; return OPT_TAKEN;
+	case OPT_READERS: return taken(parse_int("--readers", optarg, 0, 4096, &cfg->readers));
+	case OPT_UPDATERS: return taken(parse_int("--updaters", optarg, 1, 1024, &cfg->updaters));
+	case OPT_ENQUEUERS:
+		st->given.enqueuers = true;
+		return taken(parse_int("--enqueuers", optarg, 1, 1024, &cfg->enqueuers));
+	case OPT_MAX_OUT:
+		rc = parse_long("--max-outstanding", optarg, 1, 100000000, &ll);
+		cfg->max_outstanding = (unsigned long)ll;
+		st->given.max_outstanding = true;
+		return taken(rc);
+	case OPT_STRUCTURES:
+		cfg->structures = optarg;
+		st->given.structures = true;
+		return OPT_TAKEN;
+	default:
+		return OPT_NOT_MINE;
+	}
+}
 
+/* Durations and timeouts. */
+static int time_opt(int c, struct parse_state *st)
+{
+	struct ut_config *cfg = st->cfg;
+	uint64_t v = 0;
+	int rc;
+
+	switch (c) {
+	case OPT_READ_DELAY: return taken(parse_dur("--read-delay", optarg, true, &cfg->read_delay_ns));
+	case OPT_STUCK_FOR:
+		st->given.stuck_for = true;
+		return taken(parse_dur("--stuck-for", optarg, false, &cfg->stuck_for_ns));
+	case OPT_LIB_STALL:
+		/* At most 1e18 ns, the library's own bound (1e9 s). */
+		rc = parse_dur("--lib-stall-timeout", optarg, true, &v);
+		cfg->lib_stall_timeout_ns = (int64_t)v;
+		st->given.lib_stall_timeout = true;
+		return taken(rc);
+	case OPT_DURATION:
+		cfg->duration_given = true;
+		return taken(parse_dur("--duration", optarg, false, &cfg->duration_ns));
+	case OPT_STAT: return taken(parse_dur("--stat-interval", optarg, true, &cfg->stat_interval_ns));
+	case OPT_STALL:
+		cfg->stall_timeout_given = true;
+		return taken(parse_dur("--stall-timeout", optarg, false, &cfg->stall_timeout_ns));
+	default:
+		return OPT_NOT_MINE;
+	}
+}
+
+/* Where the threads run: the policies are parsed after the scan, against
+ * the topology (parse_placement). */
+static int placement_opt(int c, struct parse_state *st)
+{
+	struct ut_config *cfg = st->cfg;
+	int r;
+
+	switch (c) {
+	case OPT_PIN:
+		for (r = 0; r < UT_ROLE_COUNT; r++) {
 			cfg->pin_text[r] = optarg;
-			pin_source[r] = pin_opt_names[r];
-			break;
+			pin_source[r] = "--pin";
 		}
-		case OPT_TOPOLOGY: cfg->topology_spec = optarg; break;
-		case OPT_DRY_RUN: cfg->dry_run = true; break;
-		case OPT_JSON:
-			if (!*optarg)
-				return usage_error("--json: empty file name");
-			cfg->json_path = optarg;
-			break;
-		case OPT_TAP: cfg->sink.tap = true; break;
-		case OPT_QUIET: cfg->quiet = true; break;
-		case OPT_HELP:
-			print_help();
-			return UT_EXIT_OK;
-		case OPT_LIST_MODES:
-			for (int i = 0; ut_modes[i]; i++)
-				puts(ut_modes[i]->name);
-			return UT_EXIT_OK;
-		case OPT_LIST_FLAVORS:
-			list_flavors();
-			return UT_EXIT_OK;
-		case OPT_SELF_CHECK_MODES:
-			return self_check_modes();
-		case OPT_VERSION:
-			printf("urcutorture %s (library: %s %s)\n", UT_VERSION,
-			       ut_library_name(), ut_library_version());
-			return UT_EXIT_OK;
-		case ':':
-			return usage_error("%s: missing value", name);
-		case '?':
-		default:
-			if (c >= OPT_MODE_OPT && c < OPT_MODE_OPT + ut_mode_opts_count()) {
-				rc = parse_mode_opt(c - OPT_MODE_OPT, optarg, cfg);
-				break;
-			}
-			if (optopt && optopt < 256)
-				return usage_error("unknown option '-%c' (see --help)", optopt);
-			return usage_error("unknown option '%s' (see --help)", name);
-		}
-		if (rc)
-			return rc;
+		return OPT_TAKEN;
+	case OPT_PIN_R: r = UT_ROLE_READER; break;
+	case OPT_PIN_U: r = UT_ROLE_UPDATER; break;
+	case OPT_PIN_W: r = UT_ROLE_WORKER; break;
+	case OPT_TOPOLOGY: cfg->topology_spec = optarg; return OPT_TAKEN;
+	default: return OPT_NOT_MINE;
 	}
-	if (optind < argc)
-		return usage_error("unexpected argument '%s' (options are --name=value; see --help)", argv[optind]);
+	cfg->pin_text[r] = optarg;
+	pin_source[r] = pin_opt_names[r];
+	return OPT_TAKEN;
+}
 
-	rc = parse_flavors(flavor_text, cfg);
-	if (rc)
-		return rc;
-	rc = parse_layouts(layout_text, cfg);
-	if (rc)
-		return rc;
+/* A mode's own option, a missing value, an unknown option. */
+static int other_opt(int c, struct parse_state *st)
+{
+	if (c >= OPT_MODE_OPT && c < OPT_MODE_OPT + ut_mode_opts_count())
+		return taken(parse_mode_opt(c - OPT_MODE_OPT, optarg, st->cfg));
+	if (c == ':')
+		return usage_error("%s: missing value", st->name);
+	if (optopt && optopt < 256)
+		return usage_error("unknown option '-%c' (see --help)", optopt);
+	return usage_error("unknown option '%s' (see --help)", st->name);
+}
 
-	/* Placement: topology first, then the policies against it. */
-	{
-		char err[256] = "";
+/* Every option goes through these in turn until one takes it. */
+static int (*const opt_handlers[])(int c, struct parse_state *st) = {
+	info_opt, invocation_opt, workload_opt, time_opt, placement_opt, other_opt,
+};
 
-		if (global && global->topo && (cfg->topology_spec == global->topology_spec ||
-		    (cfg->topology_spec && global->topology_spec &&
-		     !strcmp(cfg->topology_spec, global->topology_spec)))) {
-			/* A scenario's run on the command line's machine: load it once. */
-			cfg->topo = global->topo;
-			cfg->topo_shared = true;
-		} else if (ut_topology_load(cfg->topology_spec, &cfg->topo, err, sizeof(err))) {
-			return usage_error("--topology: %s", err);
-		}
-		if (!ut_topology_is_local(cfg->topo) && !cfg->dry_run)
-			return usage_error("--topology: a synthetic or XML topology can only be planned (add --dry-run)");
-		/* Defaults that follow the CPU count follow the planned machine. */
-		cfg->plan_cpus = ut_topology_ncpus(cfg->topo);
-		if (cfg->plan_cpus < 1)
-			cfg->plan_cpus = cfg->ncpus;
-		for (int r = 0; r < UT_ROLE_COUNT; r++) {
-			const char *text = cfg->pin_text[r] ? cfg->pin_text[r] : "none";
+/* The topology first (a scenario's run on the command line's machine
+ * shares the command line's), then each role's pinning policy against it. */
+static int parse_placement(struct ut_config *cfg, const struct ut_config *global)
+{
+	char err[256] = "";
 
-			err[0] = '\0';
-			if (ut_pin_policy_parse(text, cfg->topo, &cfg->pin[r], err, sizeof(err)))
-				return usage_error("%s: %s", pin_source[r] ? pin_source[r] : "--pin", err);
-		}
+	if (global && global->topo && (cfg->topology_spec == global->topology_spec ||
+	    (cfg->topology_spec && global->topology_spec &&
+	     !strcmp(cfg->topology_spec, global->topology_spec)))) {
+		cfg->topo = global->topo;
+		cfg->topo_shared = true;
+	} else if (ut_topology_load(cfg->topology_spec, &cfg->topo, err, sizeof(err))) {
+		return usage_error("--topology: %s", err);
 	}
+	if (!ut_topology_is_local(cfg->topo) && !cfg->dry_run)
+		return usage_error("--topology: a synthetic or XML topology can only be planned (add --dry-run)");
+	/* Defaults that follow the CPU count follow the planned machine. */
+	cfg->plan_cpus = ut_topology_ncpus(cfg->topo);
+	if (cfg->plan_cpus < 1)
+		cfg->plan_cpus = cfg->ncpus;
+	for (int r = 0; r < UT_ROLE_COUNT; r++) {
+		const char *text = cfg->pin_text[r] ? cfg->pin_text[r] : "none";
 
-	/* Mode-dependent defaults and checks, then the common defaults. */
-	given.readers = cfg->readers >= 0;
+		err[0] = '\0';
+		if (ut_pin_policy_parse(text, cfg->topo, &cfg->pin[r], err, sizeof(err)))
+			return usage_error("%s: %s", pin_source[r] ? pin_source[r] : "--pin", err);
+	}
+	return 0;
+}
+
+/* "--NAME: only meaningful with --mode=..." for a common option that only
+ * some modes take. */
+static int check_taken_by(bool given, bool taken_by_mode, const char *opt,
+			  bool (*takes)(const struct ut_mode_ops *m))
+{
+	char names[256];
+
+	if (!given || taken_by_mode)
+		return 0;
+	mode_list(names, sizeof(names), takes);
+	return usage_error("%s: only meaningful with --mode=%s", opt, names);
+}
+
+/* The mode's defaults and checks, then the common defaults and the
+ * options given to a mode that does not take them. */
+static int finish_run(struct ut_config *cfg, struct ut_given *given)
+{
+	int rc;
+
+	given->readers = cfg->readers >= 0;
 	if (cfg->mode->configure) {
 		char err[256] = "";
 
-		if (cfg->mode->configure(cfg, &given, err, sizeof(err)))
+		if (cfg->mode->configure(cfg, given, err, sizeof(err)))
 			return usage_error("%s", err);
 	}
 	if (cfg->readers < 0)
 		cfg->readers = cfg->plan_cpus;
-	if (!given.max_outstanding && !cfg->max_outstanding)
+	if (!given->max_outstanding && !cfg->max_outstanding)
 		cfg->max_outstanding = 10000;
 	ut_config_derive_stall(cfg);
 	rc = check_mode_opts(cfg);
-	if (rc)
-		return rc;
-	if (given.stuck_for && !cfg->mode->takes_stuck_for) {
-		char names[256];
+	if (!rc)
+		rc = check_taken_by(given->stuck_for, cfg->mode->takes_stuck_for, "--stuck-for",
+				    mode_takes_stuck_for);
+	if (!rc)
+		rc = check_taken_by(given->structures, cfg->mode->takes_structures, "--structures",
+				    mode_takes_structures);
+	return rc;
+}
 
-		mode_list(names, sizeof(names), mode_takes_stuck_for);
-		return usage_error("--stuck-for: only meaningful with --mode=%s", names);
-	}
-	if (given.structures && !cfg->mode->takes_structures) {
-		char names[256];
-
-		mode_list(names, sizeof(names), mode_takes_structures);
-		return usage_error("--structures: only meaningful with --mode=%s", names);
-	}
-
-	if (global)
-		return -1;
+/* The command line's own checks, after the run's: nothing is opened. */
+static int finish_invocation(struct ut_config *cfg)
+{
 	if (cfg->from_report && !cfg->compare_path)
 		return usage_error("--from-report: only meaningful with --compare");
 	if (cfg->list_scenarios)
-		return -1;	/* main lists them: nothing is opened */
+		return -1;	/* main lists them */
 	if (cfg->json_path && !strcmp(cfg->json_path, "-")) {
 		if (cfg->sink.tap)
 			return usage_error("--json: '-' (stdout) cannot be combined with --tap");
@@ -878,6 +935,49 @@ static int parse(int argc, char **argv, struct ut_config *cfg, const struct ut_c
 		cfg->sink.human = stderr;
 	}
 	return -1;
+}
+
+/*
+ * global == NULL: the command line.  Otherwise one run of a scenario: the
+ * options that belong to the whole invocation (output, scenario, compare,
+ * seed, dry run) are the command line's, already parsed into global, and
+ * are skipped here; no file is opened.  Returns -1 to go on and run, or the
+ * exit status (0 after --help and the other informational options).
+ */
+static int parse(int argc, char **argv, struct ut_config *cfg, const struct ut_config *global)
+{
+	struct parse_state st = {
+		.cfg = cfg, .global = global, .flavor_text = "memb", .layout_text = "default",
+	};
+	char name[64];
+	int c, rc;
+
+	config_defaults(cfg, argc, argv, global);
+	opterr = 0;
+	optind = 0;	/* 0: glibc starts a fresh scan (this parser runs once per run) */
+	while ((c = getopt_long(argc, argv, ":", all_opts(), NULL)) != -1) {
+		/* The option's name without "=value", for messages. */
+		snprintf(name, sizeof(name), "%s", optind > 0 && optind <= argc ? argv[optind - 1] : "?");
+		name[strcspn(name, "=")] = '\0';
+		st.name = name;
+		rc = OPT_NOT_MINE;
+		for (size_t h = 0; rc == OPT_NOT_MINE; h++)
+			rc = opt_handlers[h](c, &st);
+		if (rc != OPT_TAKEN)
+			return rc;
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s' (options are --name=value; see --help)", argv[optind]);
+	rc = parse_flavors(st.flavor_text, cfg);
+	if (!rc)
+		rc = parse_layouts(st.layout_text, cfg);
+	if (!rc)
+		rc = parse_placement(cfg, global);
+	if (!rc)
+		rc = finish_run(cfg, &st.given);
+	if (rc)
+		return rc;
+	return global ? -1 : finish_invocation(cfg);
 }
 
 /*
