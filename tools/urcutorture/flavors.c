@@ -52,7 +52,9 @@ const struct ut_flavor_ops *const ut_flavors[] = {
  * qsbr, bp (signal is never a base: a copied table's grace periods would
  * not send the signals its readers wait for).  A seeded flavor's base is
  * the engine its module is compiled from, fixed at build time: its base
- * column, which must match tools/meson.build's ut_seeded dictionary.
+ * column, which must match tools/meson.build's ut_seeded dictionary
+ * (seeded.c compares it with the loaded module's engine: exit 3 if not, so
+ * the urcutorture-litmus-busted-order-* tests fail).
  */
 static const struct ut_flavor_ops *get_real(const char *name);
 /* seeded.c: the seeded ordering-bug flavors, loaded from their modules. */

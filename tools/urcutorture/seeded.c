@@ -90,6 +90,7 @@ const struct ut_flavor_ops *ut_seeded_ops(const char *name)
 		struct ut_seeded *s = &seeded[i];
 		char dir[PATH_MAX] = "", why[512] = "";
 		const struct ut_flavor_ops *(*get)(void);
+		const char *base;
 		void *h;
 
 		if (strcmp(s->name, name))
@@ -106,6 +107,15 @@ const struct ut_flavor_ops *ut_seeded_ops(const char *name)
 		if (!get || !get()) {
 			fprintf(stderr, "urcutorture: --flavor=%s: %s has no ut_seed_flavor_ops\n",
 				name, s->module);
+			exit(UT_EXIT_ENV);
+		}
+		/* The registry's base column names the engine the module is
+		 * built from (tools/meson.build's ut_seeded): they must agree. */
+		base = ut_flavor_entry_find(name) ? ut_flavor_entry_find(name)->base : NULL;
+		if (!base || !get()->name || strcmp(base, get()->name)) {
+			fprintf(stderr, "urcutorture: --flavor=%s: %s is built from %s, the flavor "
+				"registry says %s (tools/meson.build's ut_seeded and flavors.c disagree)\n",
+				name, s->module, get()->name ? get()->name : "?", base ? base : "no base");
 			exit(UT_EXIT_ENV);
 		}
 		/* The real engine of the base flavor with one step removed:
