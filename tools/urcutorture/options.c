@@ -708,20 +708,15 @@ static int info_opt(int c, struct parse_state *st)
 }
 
 /* The whole invocation's options: output, scenario, baseline, seed, dry
- * run.  A scenario's run skips them (the command line's values hold). */
+ * run.  A scenario's run parses them into a scratch copy: the command line
+ * already checked them, and its values hold. */
 static int invocation_opt(int c, struct parse_state *st)
 {
-	struct ut_config *cfg = st->cfg;
+	struct ut_config scratch, *cfg = st->cfg;
 
-	switch (c) {
-	case OPT_SEED: case OPT_DRY_RUN: case OPT_JSON: case OPT_TAP: case OPT_QUIET:
-	case OPT_SCENARIO: case OPT_COMPARE: case OPT_REGRESS: case OPT_LIST_SCENARIOS:
-	case OPT_FROM_REPORT:
-		if (st->global)
-			return OPT_TAKEN;
-		break;
-	default:
-		return OPT_NOT_MINE;
+	if (st->global) {
+		scratch = *cfg;
+		cfg = &scratch;
 	}
 	switch (c) {
 	case OPT_SEED: return taken(parse_seed(optarg, cfg));
@@ -734,7 +729,8 @@ static int invocation_opt(int c, struct parse_state *st)
 	case OPT_DRY_RUN: cfg->dry_run = true; break;
 	case OPT_JSON: return taken(parse_name("--json", "file name", optarg, &cfg->json_path));
 	case OPT_TAP: cfg->sink.tap = true; break;
-	default: cfg->quiet = true; break;	/* OPT_QUIET */
+	case OPT_QUIET: cfg->quiet = true; break;
+	default: return OPT_NOT_MINE;
 	}
 	return OPT_TAKEN;
 }

@@ -90,7 +90,8 @@ const struct ut_flavor_ops *ut_seeded_ops(const char *name)
 		struct ut_seeded *s = &seeded[i];
 		char dir[PATH_MAX] = "", why[512] = "";
 		const struct ut_flavor_ops *(*get)(void);
-		const char *base;
+		const struct ut_flavor_entry *entry;
+		const char *base, *mod;
 		void *h;
 
 		if (strcmp(s->name, name))
@@ -111,11 +112,13 @@ const struct ut_flavor_ops *ut_seeded_ops(const char *name)
 		}
 		/* The registry's base column names the engine the module is
 		 * built from (tools/meson.build's ut_seeded): they must agree. */
-		base = ut_flavor_entry_find(name) ? ut_flavor_entry_find(name)->base : NULL;
-		if (!base || !get()->name || strcmp(base, get()->name)) {
+		mod = get()->name;
+		entry = ut_flavor_entry_find(name);
+		base = entry ? entry->base : NULL;
+		if (!base || !mod || strcmp(base, mod)) {
 			fprintf(stderr, "urcutorture: --flavor=%s: %s is built from %s, the flavor "
 				"registry says %s (tools/meson.build's ut_seeded and flavors.c disagree)\n",
-				name, s->module, get()->name ? get()->name : "?", base ? base : "no base");
+				name, s->module, mod ? mod : "?", base ? base : "no base");
 			exit(UT_EXIT_ENV);
 		}
 		/* The real engine of the base flavor with one step removed:
