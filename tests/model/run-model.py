@@ -62,11 +62,14 @@ class Check:
             "invalid end state").
     big:    compile with -O2 and state compression (slow to build, fast and
             small to run).
+    model:  the Promela file in tests/model (default urcu-gp.pml).
     """
 
-    def __init__(self, name, defs, mode, expect=None, why="", big=False):
+    def __init__(self, name, defs, mode, expect=None, why="", big=False,
+                 model="urcu-gp.pml"):
         assert mode in ("live", "safety", "cycles")
         self.name = name
+        self.model = model
         self.defs = defs
         self.mode = mode
         self.live = mode == "live"
@@ -77,6 +80,10 @@ class Check:
 
 def quick_checks():
     """1 reader, 1 updater, nesting 2: every flavor, the four seeded bugs."""
+    return gp_quick_checks() + module_checks("quick")
+
+
+def gp_quick_checks():
     small = ["-DNR=1", "-DNU=1", "-DNEST=2"]
     return [
         Check("memb", small, "live", why="safety + liveness, membarrier/signal ordering"),
@@ -101,6 +108,10 @@ def quick_checks():
 
 
 def full_checks():
+    return gp_full_checks() + module_checks("full")
+
+
+def gp_full_checks():
     """Two readers or two concurrent callers, every feature (minutes).
 
     Two readers with two updaters do not fit an exhaustive search in 2 GiB,
@@ -179,6 +190,20 @@ def full_checks():
     return c
 
 
+def module_checks(kind):
+    """Checks of the other models: each tests/model/checks_*.py defines
+    checks(Check, kind) with kind "quick" or "full" and returns a list."""
+    import importlib.util
+    out = []
+    for f in sorted(os.listdir(HERE)):
+        if f.startswith("checks_") and f.endswith(".py"):
+            spec = importlib.util.spec_from_file_location(f[:-3], os.path.join(HERE, f))
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            out.extend(mod.checks(Check, kind))
+    return out
+
+
 def parse(out):
     """Numbers and verdict from pan's report."""
     r = {}
@@ -213,7 +238,7 @@ def build(check, d, spin, cc):
     """spin -a, then gcc; returns an error message or None."""
     os.makedirs(d, exist_ok=True)
     defs = list(check.defs) + (["-DLIVENESS"] if check.live else [])
-    rc, out = run([spin, "-a"] + defs + [MODEL], d, 120)
+    rc, out = run([spin, "-a"] + defs + [os.path.join(HERE, check.model)], d, 120)
     if rc != 0 or not os.path.exists(os.path.join(d, "pan.c")):
         return "spin -a failed:\n" + out
     cflags = ["-O2" if check.big else "-O0", "-w", "-DNOBOUNDCHECK",
