@@ -104,7 +104,46 @@ def gp_quick_checks():
               "invalid end state",
               "(e) the waited bytes set after the force order: the reader's last exit "
               "misses its byte, the updater sleeps for ever"),
-    ]
+    ] + weak_quick_checks()
+
+
+def weak_quick_checks():
+    """The weak (ARMv8-like) memory model: every flavor, and the seeded
+    bugs that only weak ordering exposes, each beside its TSO twin, which
+    must verify."""
+    small = ["-DNR=1", "-DNU=1", "-DNEST=1"]
+    w = ["-DWEAK"]
+    c = []
+    for f in ("memb", "mb", "qsbr", "bp"):
+        fl = [] if f == "memb" else ["-DFLAVOR_" + f.upper()]
+        c.append(Check(f + "-weak", small + w + fl, "live",
+                       why="weak memory: safety + liveness"))
+    c.append(Check("publish-weak", small + w + ["-DPUBLISH"], "safety",
+                   why="weak memory: rcu_assign_pointer publishes an initialised object"))
+    for name, defs, why in WEAK_SEEDS:
+        c.append(Check(name + "-tso", small + defs, "safety",
+                       why="TSO hides it: " + why))
+        c.append(Check("bug-" + name + "-weak", small + w + defs, "safety",
+                       "assertion violated", why=why))
+    c.append(Check("qs-wmb-c11-weak", small + w + ["-DFLAVOR_QSBR", "-DBUG_QS_WMB",
+                                                  "-DWMB_C11"], "safety",
+                   why="the same wmb as generic.h's C11 release fence: correct"))
+    return c
+
+
+# Seeded bugs that are correct under TSO, wrong under weak ordering.
+WEAK_SEEDS = [
+    ("unlock-relaxed", ["-DBUG_UNLOCK_RELAXED"],
+     "the reader's unlock store relaxed, not release: its section's loads may "
+     "be performed after the updater sees it idle"),
+    ("qs-wmb", ["-DFLAVOR_QSBR", "-DBUG_QS_WMB"],
+     "qsbr: the fence before the quiescent-state store weakened to a store-store "
+     "fence (aarch64 dmb ishst) and the store relaxed"),
+    ("offline-relaxed", ["-DFLAVOR_QSBR", "-DBUG_OFFLINE_RELAXED"],
+     "qsbr: the offline store relaxed, without the fence before it"),
+    ("publish-relaxed", ["-DPUBLISH", "-DBUG_PUBLISH_RELAXED"],
+     "rcu_assign_pointer relaxed: the reader finds the new object uninitialised"),
+]
 
 
 def full_checks():
@@ -329,13 +368,14 @@ def trail(check, d, spin):
     sb = config_value(check.defs, "SB", 2)
     addr = (["gp.ctr", "gp.futex", "started", "done", "requested", "epoch",
              "nwaiters", "leader_lock", "reg_lock"]
-            + ["ptr%d" % j for j in range(nu)] + ["rctr%d" % i for i in range(nr)] + ["waited%d" % i for i in range(nr)])
+            + ["ptr%d" % j for j in range(nu)] + ["rctr%d" % i for i in range(nr)] + ["waited%d" % i for i in range(nr)]
+            + ["init%d" % j for j in range(nu)])
     owner = ["reader%d" % i for i in range(nr)] + ["updater%d" % j for j in range(nu)]
     src = open(MODEL).read().split("\n")
     # Lines before this one are the memory-model helpers: show the caller.
     helpers_end = next((i for i, l in enumerate(src, 1) if "registration and wake-up" in l),
                        0)
-    quiet = {"ti", "tj", "i", "ri", "v", "loops", "slot"}
+    quiet = {"ti", "tj", "tk", "tf", "i", "ri", "v", "loops", "slot", "mayold", "sb_r"}
     step_re = re.compile(r"\s*(\d+):\s+proc\s+(\d+) \(([:\w]+):\d+\) \S+:(\d+) ")
     var_re = re.compile(r"\s+(?:([:\w]+)\((\d+)\):)?(\w+)(?:\[(\d+)\])? = (-?\d+)$")
     values = {}
@@ -395,6 +435,8 @@ def trail(check, d, spin):
                                b.get(("sb_v", p * sb + e), 0)) for e in range(cnt)]
             notes.append("buf(%s)=[%s]" % (owner[p] if p < len(owner) else p, " ".join(ents)))
         who = st["who"] + str(st["pid"])
+        if not notes and all(n <= helpers_end for n in st["lines"]):
+            continue	# a sub-step of a memory-model helper that changed nothing
         if st["who"] == "drainer":
             print("  %-9s %s" % (who, " ".join(notes)))
         else:

@@ -175,27 +175,55 @@
 #define A_PTR(j)	(9 + (j))	/* updater j's RCU-protected pointer */
 #define A_RCTR(i)	(9 + NU + (i))	/* reader i's word */
 #define A_WAITED(i)	(9 + NU + NR + (i))	/* reader i's waited byte */
-#define NADDR		(9 + NU + 2 * NR)
+#define A_INIT(j)	(9 + NU + 2 * NR + (j))	/* PUBLISH: updater j's newest initialised object */
+#define NADDR		(9 + 2 * NU + 2 * NR)
 
 #define NBUF		(NR + NU)	/* buffers: readers 0..NR-1, then updaters */
 
-/* held[]: object + 1 that a reader may still access, 0 for none */
+/*
+ * held[]: object + 1 that a reader may still access, 0 for none; under
+ * WEAK also pend[]: object + 1 whose loads a reader's hardware may still
+ * perform after the section ended (see end_access_nd).
+ */
+#ifdef WEAK
+#define HOLDS(i, o)		(held[i] == (o) || pend[i] == (o))
+#else
+#define HOLDS(i, o)		(held[i] == (o))
+#endif
 #if NR == 1
-#define HELD(o)			(held[0] == (o))
+#define HELD(o)			HOLDS(0, o)
 #define REGISTRY_NONEMPTY	(where[0] == 1)
 #elif NR == 2
-#define HELD(o)			(held[0] == (o) || held[1] == (o))
+#define HELD(o)			(HOLDS(0, o) || HOLDS(1, o))
 #define REGISTRY_NONEMPTY	(where[0] == 1 || where[1] == 1)
 #else
-#define HELD(o)			(held[0] == (o) || held[1] == (o) || held[2] == (o))
+#define HELD(o)			(HOLDS(0, o) || HOLDS(1, o) || HOLDS(2, o))
 #define REGISTRY_NONEMPTY	(where[0] == 1 || where[1] == 1 || where[2] == 1)
+#endif
+
+/*
+ * A step that contains a load of a word other threads write: a d_step under
+ * TSO; under WEAK the load may choose an older value, a nondeterministic
+ * choice that a d_step would resolve one fixed way, so an atomic step.
+ */
+#ifdef WEAK
+#define LSTEP	atomic
+#else
+#define LSTEP	d_step
 #endif
 
 byte mem[NADDR];
 byte sb_a[NBUF * SB];		/* buffered stores: address */
 byte sb_v[NBUF * SB];		/* buffered stores: value */
 byte sb_n[NBUF];		/* entries in each buffer */
-byte ti, tj;			/* d_step scratch: always 0 between steps */
+byte ti, tj, tk;		/* d_step scratch: always 0 between steps */
+#ifdef WEAK
+bit tf;				/* scratch: the last load was forwarded */
+bit sb_r[NBUF * SB];		/* buffered store is a release */
+byte old[NADDR];		/* the value the last store to a word overwrote */
+bit mayold[NBUF * NADDR];	/* thread t may still read old[a] */
+byte pend[NR];			/* ghost: see end_access_nd */
+#endif
 
 byte held[NR];			/* ghost: object a reader may access, + 1 */
 /*
@@ -209,26 +237,108 @@ bit ep_sleep[NU];		/* updater asleep on gp_state.epoch */
 bit insync[NU];			/* updater inside synchronize_rcu */
 byte ufin;			/* updaters whose every call has returned */
 
-/* ---- x86-TSO ------------------------------------------------------------ */
+/* ---- the memory model: x86-TSO, or WEAK (ARMv8-like) ---------------------- */
 
-/* Append a store to buffer xp_ (inside a d_step, after the room check). */
-inline append_nd(xp_, xa_, xv_)
+/*
+ * Stores.  Every store goes to its thread's buffer; append_nd takes a
+ * release flag.  Under TSO the flag changes nothing (x86 stores are all
+ * releases).  Under WEAK a release entry reaches memory only once every
+ * older entry of its buffer has (drainer), and it marks the point by which
+ * the thread's earlier loads are performed (pend_done_nd).
+ */
+inline append_nd(xp_, xa_, xv_, xrel_)
 {
 	sb_a[xp_ * SB + sb_n[xp_]] = xa_;
 	sb_v[xp_ * SB + sb_n[xp_]] = xv_;
+#ifdef WEAK
+	sb_r[xp_ * SB + sb_n[xp_]] = xrel_;
+	if
+	:: xrel_ -> pend_done_nd(xp_)
+	:: else
+	fi;
+#endif
 	sb_n[xp_]++
 }
 
-/* A plain store (release on x86): waits while the buffer is full. */
+/*
+ * WEAK: the loads of a reader's finished critical section that its
+ * hardware may still perform (pend[], a ghost, object + 1) are done: a
+ * fence, an RMW, membarrier, or a release store of the thread passed.
+ */
+inline pend_done_nd(xp_)
+{
+#ifdef WEAK
+	if
+	:: xp_ < NR -> pend[xp_] = 0
+	:: else
+	fi
+#else
+	skip
+#endif
+}
+
+/* A relaxed store (C11 relaxed; aarch64 str): waits while the buffer is full. */
 inline sb_store(xp_, xa_, xv_)
 {
 	d_step {
 		sb_n[xp_] < SB ->
-		append_nd(xp_, xa_, xv_)
+		append_nd(xp_, xa_, xv_, 0)
 	}
 }
 
-/* Body of a load with store forwarding, for use inside a d_step. */
+/* A release store (C11 release; aarch64 stlr; x86 mov). */
+inline sb_store_rel(xp_, xa_, xv_)
+{
+	d_step {
+		sb_n[xp_] < SB ->
+		append_nd(xp_, xa_, xv_, 1)
+	}
+}
+
+/*
+ * A store reaches memory.  WEAK keeps the value it overwrites in old[] and
+ * lets every other thread that has not passed an ordering point since read
+ * that old value (mayold): a load performed before this moment.  The writer
+ * itself never reads older than its own store (coherence).
+ */
+inline commit_nd(xp_, xa_, xv_)
+{
+#ifdef WEAK
+	old[xa_] = mem[xa_];
+	tk = 0;
+	do
+	:: tk < NBUF -> mayold[tk * NADDR + xa_] = (tk != xp_); tk++
+	:: else -> break
+	od;
+	tk = 0;
+#endif
+	mem[xa_] = xv_
+}
+
+/*
+ * WEAK: an ordering point for thread xp_'s later loads (full fence,
+ * acquire load, RMW): none of them may return a value overwritten before
+ * now.
+ */
+inline order_nd(xp_)
+{
+#ifdef WEAK
+	tk = 0;
+	do
+	:: tk < NADDR -> mayold[xp_ * NADDR + tk] = 0; tk++
+	:: else -> break
+	od;
+	tk = 0
+#else
+	skip
+#endif
+}
+
+/*
+ * A load with store forwarding: the youngest buffered store of the thread
+ * to the same address, else memory (tf = 1 when forwarded).  For use
+ * inside a d_step or an LSTEP.
+ */
 inline load_nd(xp_, xa_, xr_)
 {
 	xr_ = mem[xa_];
@@ -236,7 +346,13 @@ inline load_nd(xp_, xa_, xr_)
 	do
 	:: ti < sb_n[xp_] ->
 		if
-		:: sb_a[xp_ * SB + ti] == xa_ -> xr_ = sb_v[xp_ * SB + ti]
+		:: sb_a[xp_ * SB + ti] == xa_ ->
+			xr_ = sb_v[xp_ * SB + ti];
+#ifdef WEAK
+			tf = 1
+#else
+			skip
+#endif
 		:: else
 		fi;
 		ti++
@@ -245,10 +361,37 @@ inline load_nd(xp_, xa_, xr_)
 	ti = 0
 }
 
-/* A plain load (acquire on x86). */
+/*
+ * A load of a word other threads write, inside an LSTEP.  WEAK: it may
+ * instead return the value the last store to that word overwrote, if the
+ * thread passed no ordering point since that store (the load was performed
+ * earlier, out of program order); reading the current value ends that
+ * (coherence: never older than what the thread has seen).  One value of
+ * history: a load never returns a value two stores old (docs/DESIGN.md).
+ */
+inline load_w(xp_, xa_, xr_)
+{
+	load_nd(xp_, xa_, xr_);
+#ifdef WEAK
+	if
+	:: tf == 0 && mayold[xp_ * NADDR + xa_] -> xr_ = old[xa_]
+	:: tf == 0 -> mayold[xp_ * NADDR + xa_] = 0
+	:: tf == 1
+	fi;
+	tf = 0
+#endif
+}
+
+/* A relaxed load (C11 relaxed / CMM_LOAD_SHARED; aarch64 ldr; x86 mov). */
 inline load(xp_, xa_, xr_)
 {
-	d_step { load_nd(xp_, xa_, xr_) }
+	LSTEP { load_w(xp_, xa_, xr_) }
+}
+
+/* An acquire load (C11 acquire; aarch64 ldar; x86 mov). */
+inline load_acq(xp_, xa_, xr_)
+{
+	LSTEP { load_w(xp_, xa_, xr_); order_nd(xp_) }
 }
 
 /* Empty buffer xp_ into memory, oldest first (inside a d_step). */
@@ -257,9 +400,12 @@ inline flush_nd(xp_)
 	ti = 0;
 	do
 	:: ti < sb_n[xp_] ->
-		mem[sb_a[xp_ * SB + ti]] = sb_v[xp_ * SB + ti];
+		commit_nd(xp_, sb_a[xp_ * SB + ti], sb_v[xp_ * SB + ti]);
 		sb_a[xp_ * SB + ti] = 0;
 		sb_v[xp_ * SB + ti] = 0;
+#ifdef WEAK
+		sb_r[xp_ * SB + ti] = 0;
+#endif
 		ti++
 	:: else -> break
 	od;
@@ -267,86 +413,201 @@ inline flush_nd(xp_)
 	ti = 0
 }
 
-/* cmm_smp_mb() */
+/*
+ * A full barrier (inside a d_step): every earlier access of the thread is
+ * performed before every later one.  cmm_smp_mb() (C11 seq_cst fence;
+ * aarch64 dmb ish; x86 mfence or a locked instruction), and the first half
+ * of every full-barrier RMW.
+ */
+inline full_nd(xp_)
+{
+	flush_nd(xp_);
+	order_nd(xp_);
+	pend_done_nd(xp_)
+}
+
 inline fence(xp_)
 {
-	d_step { flush_nd(xp_) }
+	d_step { full_nd(xp_) }
 }
 
 /*
- * A store that its thread follows with a full fence (or an atomic RMW)
- * before its next load.  The buffered store reaches memory at some moment
- * before the fence and nothing the thread does in between can tell, so it
- * is the same as emptying the buffer and writing memory in one step at that
- * moment (the drainer may have drained the older entries earlier): no
- * behaviour lost, fewer states.
+ * cmm_smp_wmb(), which the two layers compile differently: generic.h's is
+ * a C11 release fence (aarch64 dmb ish: earlier loads and stores before
+ * later stores), aarch64.h's is dmb ishst (earlier stores before later
+ * stores only).  -DWMB_C11 models the first, else the second.  Emptying
+ * the buffer orders the earlier stores before the later ones (under TSO it
+ * changes nothing).
+ */
+inline wmb(xp_)
+{
+	d_step {
+		flush_nd(xp_);
+#ifdef WMB_C11
+		pend_done_nd(xp_)
+#else
+		skip
+#endif
+	}
+}
+
+/*
+ * A store followed by a full fence before the thread's next access.
+ * Under TSO the buffered store reaches memory at some moment before the
+ * fence and nothing the thread does in between can tell, so it is the same
+ * as emptying the buffer and writing memory in one step at that moment (the
+ * drainer may have drained the older entries earlier): no behaviour lost,
+ * fewer states.  Under WEAK the store may pass older stores and the
+ * thread's pending loads, so it is a real store, then the fence.
  */
 inline store_mb(xp_, xa_, xv_)
 {
+#ifdef WEAK
+	sb_store(xp_, xa_, xv_);
+	fence(xp_)
+#else
 	d_step {
 		flush_nd(xp_);
 		mem[xa_] = xv_
 	}
+#endif
 }
 
-/* membarrier(2) / a signal round: a full fence on every thread. */
+/* The same with a release store (the fence before it is the caller's). */
+inline store_rel_mb(xp_, xa_, xv_)
+{
+#ifdef WEAK
+	sb_store_rel(xp_, xa_, xv_);
+	fence(xp_)
+#else
+	store_mb(xp_, xa_, xv_)
+#endif
+}
+
+/*
+ * membarrier(2) / a signal round: a full fence on every thread, at a point
+ * of each thread's program while the call lasts.
+ */
 inline fence_all()
 {
 	d_step {
 		tj = 0;
 		do
-		:: tj < NBUF -> flush_nd(tj); tj++
+		:: tj < NBUF -> full_nd(tj); tj++
 		:: else -> break
 		od;
 		tj = 0
 	}
 }
 
-/* One drainer per buffer: the oldest store reaches memory. */
+/* Remove entry xe_ of buffer p (inside a d_step), after it reached memory. */
+inline unbuffer_nd(p, xe_)
+{
+	ti = xe_ + 1;
+	do
+	:: ti < sb_n[p] ->
+		sb_a[p * SB + ti - 1] = sb_a[p * SB + ti];
+		sb_v[p * SB + ti - 1] = sb_v[p * SB + ti];
+#ifdef WEAK
+		sb_r[p * SB + ti - 1] = sb_r[p * SB + ti];
+#endif
+		ti++
+	:: else -> break
+	od;
+	sb_a[p * SB + ti - 1] = 0;
+	sb_v[p * SB + ti - 1] = 0;
+#ifdef WEAK
+	sb_r[p * SB + ti - 1] = 0;
+#endif
+	sb_n[p]--;
+	ti = 0
+}
+
+/*
+ * One drainer per buffer.  TSO: the oldest store reaches memory.  WEAK:
+ * any entry does, unless an older entry has the same address (coherence)
+ * or it is a release store with an older entry left (release orders every
+ * earlier store before it).  Written out for SB <= 3.
+ */
 proctype drainer(byte p)
 {
 end:	do
 	:: d_step {
 		sb_n[p] > 0 ->
-		mem[sb_a[p * SB]] = sb_v[p * SB];
-		ti = 1;
-		do
-		:: ti < sb_n[p] ->
-			sb_a[p * SB + ti - 1] = sb_a[p * SB + ti];
-			sb_v[p * SB + ti - 1] = sb_v[p * SB + ti];
-			ti++
-		:: else -> break
-		od;
-		sb_a[p * SB + ti - 1] = 0;
-		sb_v[p * SB + ti - 1] = 0;
-		sb_n[p]--;
-		ti = 0
+		commit_nd(p, sb_a[p * SB], sb_v[p * SB]);
+		unbuffer_nd(p, 0)
 	}
+#ifdef WEAK
+	:: d_step {
+		sb_n[p] > 1 && !sb_r[p * SB + 1] && sb_a[p * SB + 1] != sb_a[p * SB] ->
+		commit_nd(p, sb_a[p * SB + 1], sb_v[p * SB + 1]);
+		unbuffer_nd(p, 1)
+	}
+#if SB > 2
+	:: d_step {
+		sb_n[p] > 2 && !sb_r[p * SB + 2] && sb_a[p * SB + 2] != sb_a[p * SB]
+		&& sb_a[p * SB + 2] != sb_a[p * SB + 1] ->
+		commit_nd(p, sb_a[p * SB + 2], sb_v[p * SB + 2]);
+		unbuffer_nd(p, 2)
+	}
+#endif
+#endif
 	od
 }
 
-/* pthread_mutex_lock: a locked RMW (empties the buffer); waits if taken. */
+/*
+ * WEAK: before an RMW on word xa_, the thread's buffered stores to it reach
+ * memory, with every older entry (a prefix of the buffer: allowed in any
+ * model).
+ */
+inline drain_word_nd(xp_, xa_)
+{
+	tj = 0;
+	do
+	:: tj < sb_n[xp_] && sb_a[xp_ * SB + tj] == xa_ ->
+		commit_nd(xp_, sb_a[xp_ * SB], sb_v[xp_ * SB]);
+		unbuffer_nd(xp_, 0);
+		tj = 0
+	:: tj < sb_n[xp_] && sb_a[xp_ * SB + tj] != xa_ -> tj++
+	:: else -> break
+	od;
+	tj = 0
+}
+
+/*
+ * pthread_mutex_lock: an acquire RMW on the lock word (glibc: a CAS,
+ * aarch64 ldaxr/stxr or casa; x86 lock cmpxchg, which also empties the
+ * buffer); waits while the lock is taken.  Under WEAK only the thread's
+ * buffered stores to the lock word itself (its last unlock) reach memory
+ * first, oldest first (a prefix of the buffer: allowed in any model);
+ * older stores to other words may still pass into the critical section.
+ */
 inline mutex_lock(xp_, xa_)
 {
+#ifdef WEAK
+	d_step { drain_word_nd(xp_, xa_) };
+	d_step { mem[xa_] == 0 -> commit_nd(xp_, xa_, 1); order_nd(xp_) }
+#else
 	fence(xp_);
 	d_step { mem[xa_] == 0 -> mem[xa_] = 1 }
+#endif
 }
 
-/* pthread_mutex_unlock: at least a release store, a plain x86 store. */
+/* pthread_mutex_unlock: a release store (glibc: a release RMW). */
 inline mutex_unlock(xp_, xa_)
 {
-	sb_store(xp_, xa_, 0)
+	sb_store_rel(xp_, xa_, 0)
 }
 
-/* uatomic_add_return / uatomic_sub_return (lock xadd): a full barrier. */
+/* uatomic_add_return / uatomic_sub_return: RMW + smp_mb, a full barrier. */
 inline atomic_add(xp_, xa_, xd_)
 {
-	d_step { flush_nd(xp_); mem[xa_] = mem[xa_] + xd_ }
+	d_step { full_nd(xp_); commit_nd(xp_, xa_, mem[xa_] + xd_) }
 }
 
 inline atomic_sub(xp_, xa_, xd_)
 {
-	d_step { flush_nd(xp_); mem[xa_] = mem[xa_] - xd_ }
+	d_step { full_nd(xp_); commit_nd(xp_, xa_, mem[xa_] - xd_) }
 }
 
 /*
@@ -357,7 +618,7 @@ inline atomic_sub(xp_, xa_, xd_)
 inline futex_wait(xp_, xa_, xval_, xsleeping_, xslept_)
 {
 	d_step {
-		flush_nd(xp_);
+		full_nd(xp_);
 		if
 		:: mem[xa_] == xval_ -> xsleeping_ = 1; xslept_ = 1
 		:: else
@@ -366,19 +627,108 @@ inline futex_wait(xp_, xa_, xval_, xsleeping_, xslept_)
 	xsleeping_ == 0
 }
 
+
+/* pthread_mutex_trylock: an acquire RMW, or a failed one (a load). */
+inline mutex_trylock(xp_, xa_, xr_)
+{
+#ifdef WEAK
+	d_step { drain_word_nd(xp_, xa_) };
+	d_step {
+		if
+		:: mem[xa_] == 0 -> commit_nd(xp_, xa_, 1); order_nd(xp_); xr_ = 1
+		:: else -> xr_ = 0
+		fi
+	}
+#else
+	d_step {
+		flush_nd(xp_);
+		if
+		:: mem[xa_] == 0 -> mem[xa_] = 1; xr_ = 1
+		:: else -> xr_ = 0
+		fi
+	}
+#endif
+}
+
+/*
+ * The end of a read-side access (qsbr: the reference given up before a
+ * quiescent state; the seeded relaxed unlock).  Under WEAK nothing orders
+ * the section's loads before what follows until the next fence, RMW,
+ * membarrier or release store (pend_done_nd), so the object stays in
+ * pend[] until then: an ARMv8 core may perform those loads after a later
+ * relaxed store is visible.  Under TSO loads never pass later stores.
+ */
+inline end_access_nd(me)
+{
+#ifdef WEAK
+	if
+	:: held[me] != 0 -> pend[me] = held[me]
+	:: else
+	fi;
+#endif
+	held[me] = 0
+}
+
+/*
+ * The critical section's access: rcu_dereference(slot) (a relaxed load;
+ * aarch64 ldr), the object recorded in held[].  PUBLISH: then a load of the
+ * object's contents through the pointer (an address dependency, which
+ * orders it after the pointer load on every architecture but Alpha), which
+ * must find the object initialised.
+ */
+inline read_object(me, xs_)
+{
+	LSTEP {
+		load_w(me, A_PTR(xs_), held[me]);
+		held[me]++;
+#if defined(PUBLISH) && defined(WEAK)
+		/* the dependent load is performed after this one */
+		mayold[me * NADDR + A_INIT(xs_)] = 0;
+#endif
+		skip
+	};
+#ifdef PUBLISH
+	LSTEP {
+		load_w(me, A_INIT(xs_), f);
+		assert(f + 1 >= held[me]);	/* the object is initialised */
+		f = 0
+	}
+#endif
+}
+
+/*
+ * rcu_assign_pointer(slot j, new object) and the fence of gp_target()
+ * that follows.  PUBLISH: first the object's initialisation, a plain store,
+ * which the release orders before the pointer.
+ */
+inline publish(me, xj_, xo_)
+{
+#ifdef PUBLISH
+	sb_store(me, A_INIT(xj_), xo_);
+#ifndef BUG_PUBLISH_RELAXED
+	sb_store_rel(me, A_PTR(xj_), xo_);	/* release (aarch64 stlr) */
+#else
+	sb_store(me, A_PTR(xj_), xo_);		/* relaxed: the seeded bug */
+#endif
+	fence(me)
+#else
+	store_rel_mb(me, A_PTR(xj_), xo_)
+#endif
+}
+
 /* ---- registration and wake-up, shared by every flavor -------------------- */
 
 /* i_wake_updater(): the first reader to see futex == -1 wakes the updater. */
 inline wake_updater(me)
 {
-	load(me, A_FUTEX, f);
+	load(me, A_FUTEX, f);	/* uatomic_read: relaxed */
 	if
 	:: f == ARMED ->
-		/* cmpxchg(&gp.futex, -1, 0) */
+		/* cmpxchg(&gp.futex, -1, 0): RMW + smp_mb, a full barrier */
 		d_step {
-			flush_nd(me);
+			full_nd(me);
 			if
-			:: mem[A_FUTEX] == ARMED -> mem[A_FUTEX] = 0; f = 2
+			:: mem[A_FUTEX] == ARMED -> commit_nd(me, A_FUTEX, 0); f = 2
 			:: else -> f = 0
 			fi
 		};
@@ -386,7 +736,7 @@ inline wake_updater(me)
 		:: f == 2 ->
 			/* futex_wake(&gp.futex, 1): only the leader sleeps there */
 			d_step {
-				flush_nd(me);
+				full_nd(me);
 				tj = 0;
 				ti = 0;
 				do
@@ -413,7 +763,7 @@ inline wake_updater(me)
  */
 inline wake_updater_for(me)
 {
-	load(me, A_WAITED(me), f);
+	load(me, A_WAITED(me), f);	/* CMM_LOAD_SHARED: relaxed */
 	if
 	:: f == 1 ->
 		f = 0;
@@ -432,7 +782,7 @@ inline do_register(me)
 	w = 0;
 	d_step {
 		sb_n[me] < SB ->
-		append_nd(me, A_RCTR(me), 0);	/* relaxed */
+		append_nd(me, A_RCTR(me), 0, 0);	/* relaxed */
 		where[me] = 1
 	};
 	mutex_unlock(me, A_REGLOCK)
@@ -446,7 +796,7 @@ inline do_unregister(me)
 	d_step {
 		sb_n[me] < SB ->
 		where[me] = 0;
-		append_nd(me, A_RCTR(me), UNREG)	/* release */
+		append_nd(me, A_RCTR(me), UNREG, 1)	/* release */
 	};
 	mutex_unlock(me, A_REGLOCK);
 	wake_updater(me)
@@ -472,18 +822,22 @@ inline read_lock(me)
 #endif
 	if
 	:: (w & NEST_MASK) == 0 ->
-		load(me, A_GCTR, w);
-		/* the snapshot, "in a critical section since w" (release) */
+		load(me, A_GCTR, w);	/* CMM_LOAD_SHARED: relaxed */
+		/*
+		 * The snapshot, "in a critical section since w": a release
+		 * store (C11 release, aarch64 stlr); data-dependent on the
+		 * load above, so never visible before it.
+		 */
 		if
 		:: (w & F_FENCE) ->
 #ifndef BUG_READER_NO_FENCE
 			/* then cmm_smp_mb(): pairs with B1's fence */
-			store_mb(me, A_RCTR(me), w)
+			store_rel_mb(me, A_RCTR(me), w)
 #else
-			sb_store(me, A_RCTR(me), w)	/* the fence is missing */
+			sb_store_rel(me, A_RCTR(me), w)	/* the fence is missing */
 #endif
 		:: else ->
-			sb_store(me, A_RCTR(me), w)
+			sb_store_rel(me, A_RCTR(me), w)
 		fi
 	:: else ->
 		assert((w & NEST_MASK) < NEST_MASK - 1);	/* not too deep */
@@ -501,13 +855,24 @@ inline read_unlock(me)
 		w = 0;
 		d_step {
 			sb_n[me] < SB ->
-			held[me] = 0;	/* the critical section's accesses are done */
-			append_nd(me, A_RCTR(me), 0)	/* release */
+#ifndef BUG_UNLOCK_RELAXED
+			/*
+			 * Release (C11 release, aarch64 stlr): the critical
+			 * section's loads are performed before the store is
+			 * visible; pairs with the scan's acquire load.
+			 */
+			held[me] = 0;
+			append_nd(me, A_RCTR(me), 0, 1)
+#else
+			/* relaxed: the section's loads may still be in flight */
+			end_access_nd(me);
+			append_nd(me, A_RCTR(me), 0, 0)
+#endif
 		};
-		load(me, A_GCTR, g);
+		load(me, A_GCTR, g);	/* CMM_LOAD_SHARED: relaxed */
 		if
 		:: (g & (F_FENCE | F_WAITER)) ->
-			load(me, A_GCTR, g);	/* i_read_unlock_slow() reloads */
+			load(me, A_GCTR, g);	/* i_read_unlock_slow() reloads (relaxed) */
 			if
 			:: (g & F_FENCE) ->
 				fence(me);	/* pairs with the fence after WAITER is set */
@@ -551,7 +916,7 @@ proctype reader(byte me)
 		:: slot = 1
 #endif
 		fi;
-		d_step { load_nd(me, A_PTR(slot), held[me]); held[me]++ };
+		read_object(me, slot);
 		slot = 0;
 #if NEST > 1
 		/* a nested section must not end the protection of the outer one */
@@ -582,16 +947,22 @@ proctype reader(byte me)
 /* thread_online() */
 inline q_online(me)
 {
-	load(me, A_GCTR, w);
-	store_mb(me, A_RCTR(me), w)	/* then a fence: pairs with B1 */
+	load(me, A_GCTR, w);	/* CMM_LOAD_SHARED: relaxed */
+	store_mb(me, A_RCTR(me), w)	/* relaxed, then a fence: pairs with B1 */
 }
 
 /* thread_offline() */
 inline q_offline(me)
 {
-	fence(me);		/* read-side accesses before the offline store */
 	w = 0;
-	store_mb(me, A_RCTR(me), 0);	/* then a fence: before the WAITER check */
+#ifndef BUG_OFFLINE_RELAXED
+	fence(me);		/* read-side accesses before the offline store */
+	/* release (stlr), then a fence: before the WAITER check */
+	store_rel_mb(me, A_RCTR(me), 0);
+#else
+	/* no fence before, a relaxed store: "the fence after it orders it" */
+	store_mb(me, A_RCTR(me), 0);
+#endif
 	load(me, A_GCTR, g);
 	if
 	:: (g & F_WAITER) -> wake_updater_for(me)
@@ -606,10 +977,20 @@ inline q_quiescent(me)
 	load(me, A_GCTR, g);
 	if
 	:: ((w ^ g) & SEQ_MASK) != 0 && w != 0 && w != UNREG ->
-		fence(me);	/* accesses before the QS, before the store */
 		w = g;
-		/* then a fence: pairs with B1 and with the fence after WAITER */
+#if defined(BUG_QS_WMB)
+		/*
+		 * The fence before weakened to cmm_smp_wmb() and the store
+		 * relaxed: fine under C11 (a release fence), not with
+		 * aarch64.h's dmb ishst (stores only).
+		 */
+		wmb(me);
 		store_mb(me, A_RCTR(me), w);
+#else
+		fence(me);	/* accesses before the QS, before the store */
+		/* release, then a fence: pairs with B1 and with the fence after WAITER */
+		store_rel_mb(me, A_RCTR(me), w);
+#endif
 		load(me, A_GCTR, g);
 		if
 		:: (g & F_WAITER) -> wake_updater_for(me)
@@ -643,10 +1024,10 @@ proctype qreader(byte me)
 		:: slot = 1
 #endif
 		fi;
-		d_step { load_nd(me, A_PTR(slot), held[me]); held[me]++ };
+		read_object(me, slot);
 		slot = 0;
 		/* the reference lasts until the next quiescent state */
-		held[me] = 0;
+		d_step { end_access_nd(me) };
 		if
 		:: q_quiescent(me)
 		:: q_offline(me); q_online(me)
@@ -681,14 +1062,16 @@ inline scan_readers(me, g, left)
 	ri = 0;
 	do
 	:: ri < NR ->
-		d_step {
+		LSTEP {
 			if
 #ifdef BUG_SCAN_SKIP
 			:: where[ri] == 1 && ri != NR - 1 ->
 #else
 			:: where[ri] == 1 ->
 #endif
-				load_nd(me, A_RCTR(ri), v);	/* acquire */
+				/* reader_done(): acquire (C11 acquire, aarch64 ldar) */
+				load_w(me, A_RCTR(ri), v);
+				order_nd(me);
 				if
 				:: QUIESCENT(v, g) ->
 					where[ri] = 2;
@@ -700,7 +1083,7 @@ inline scan_readers(me, g, left)
 					 * could follow it, and TSO keeps them in order)
 					 */
 					if
-					:: armed -> flush_nd(me); mem[A_WAITED(ri)] = 0
+					:: armed -> flush_nd(me); commit_nd(me, A_WAITED(ri), 0)
 					:: else
 					fi
 				:: else -> left = 1
@@ -754,7 +1137,7 @@ inline wait_for_readers(me, g)
 				/* set_gp_flags(URCU_GP_WAITER, 0); a fence follows */
 				d_step {
 					flush_nd(me);
-					mem[A_GCTR] = mem[A_GCTR] | F_WAITER
+					commit_nd(me, A_GCTR, mem[A_GCTR] | F_WAITER)
 				};
 				armed = 1
 			:: else
@@ -795,7 +1178,7 @@ inline wait_for_readers(me, g)
 #else
 			/* the check and the sleep as two steps: a wake between is lost */
 			d_step {
-				flush_nd(me);
+				full_nd(me);
 				if
 				:: mem[A_FUTEX] == ARMED -> c = 1
 				:: else -> c = 0
@@ -821,7 +1204,7 @@ inline wait_for_readers(me, g)
 		d_step {
 			sb_n[me] < SB ->
 			load_nd(me, A_GCTR, c);
-			append_nd(me, A_GCTR, c & (255 - F_WAITER));
+			append_nd(me, A_GCTR, c & (255 - F_WAITER), 0);	/* relaxed */
 			c = 0
 		};
 		armed = 0
@@ -851,7 +1234,7 @@ inline run_one_gp(me)
 	d_step {
 		sb_n[me] < SB ->
 		load_nd(me, A_STARTED, c);
-		append_nd(me, A_STARTED, c + 1);	/* relaxed; B1 orders it */
+		append_nd(me, A_STARTED, c + 1, 0);	/* relaxed; B1 orders it */
 		c = 0
 	};
 	if
@@ -864,7 +1247,7 @@ inline run_one_gp(me)
 			sb_n[me] < SB ->
 			load_nd(me, A_GCTR, gg);
 			gg = FLIPPED(gg);
-			append_nd(me, A_GCTR, gg)
+			append_nd(me, A_GCTR, gg, 0)	/* CMM_STORE_SHARED: relaxed */
 		};
 		wait_for_readers(me, gg);	/* S */
 		gg = 0
@@ -874,7 +1257,7 @@ inline run_one_gp(me)
 	d_step {
 		sb_n[me] < SB ->
 		load_nd(me, A_DONE, c);
-		append_nd(me, A_DONE, c + 1);	/* release; pairs with gp_done() */
+		append_nd(me, A_DONE, c + 1, 1);	/* release; pairs with gp_done() */
 		c = 0
 	}
 }
@@ -883,34 +1266,28 @@ inline run_one_gp(me)
 inline synchronize_rcu(me)
 {
 	fence(me);			/* gp_target(): the removal before started */
-	load(me, A_STARTED, target);
+	load(me, A_STARTED, target);	/* relaxed */
 	target++;
 	do
-	:: load(me, A_EPOCH, e);	/* acquire */
-		load(me, A_DONE, d);	/* gp_done(): acquire */
+	:: load_acq(me, A_EPOCH, e);	/* acquire */
+		load_acq(me, A_DONE, d);	/* gp_done(): acquire */
 		if
 		:: d >= target -> break
 		:: else
 		fi;
 		/* pthread_mutex_trylock(&leader_lock) */
-		d_step {
-			flush_nd(me);
-			if
-			:: mem[A_LEADER] == 0 -> mem[A_LEADER] = 1; d = 1
-			:: else -> d = 0
-			fi
-		};
+		mutex_trylock(me, A_LEADER, d);
 		if
 		:: d == 1 ->
 			do
-			:: load(me, A_DONE, d);
+			:: load_acq(me, A_DONE, d);	/* gp_done(): acquire */
 				if
 				:: d >= target -> break
 				:: else -> run_one_gp(me)
 				fi
 			od;
 			/* one more for callers that queued meanwhile */
-			load(me, A_REQ, d);
+			load(me, A_REQ, d);	/* uatomic_read: relaxed */
 			d_step {
 				load_nd(me, A_DONE, c);	/* our own value */
 				d = (c < d);
@@ -922,12 +1299,12 @@ inline synchronize_rcu(me)
 			fi;
 			mutex_unlock(me, A_LEADER);
 			atomic_add(me, A_EPOCH, 1);	/* pairs with nwaiters++ */
-			load(me, A_NWAIT, d);
+			load(me, A_NWAIT, d);	/* uatomic_read: relaxed */
 			if
 			:: d != 0 ->
 				/* futex_wake(&epoch, INT_MAX) */
 				d_step {
-					flush_nd(me);
+					full_nd(me);
 					tj = 0;
 					do
 					:: tj < NU -> ep_sleep[tj] = 0; tj++
@@ -940,13 +1317,13 @@ inline synchronize_rcu(me)
 			break
 		:: else ->
 			/* request_gp(target): an atomic maximum */
-			load(me, A_REQ, d);
+			load(me, A_REQ, d);	/* uatomic_read: relaxed */
 			if
 			:: d < target ->
 				d_step {
-					flush_nd(me);
+					full_nd(me);
 					if
-					:: mem[A_REQ] < target -> mem[A_REQ] = target
+					:: mem[A_REQ] < target -> commit_nd(me, A_REQ, target)
 					:: else
 					fi
 				}
@@ -972,8 +1349,7 @@ proctype updater(byte me; byte j)
 	cur = j * (NUPD + 1);
 	do
 	:: k < NUPD ->
-		/* the removal: rcu_assign_pointer; gp_target()'s fence follows */
-		store_mb(me, A_PTR(j), cur + 1);
+		publish(me, j, cur + 1);
 		insync[j] = 1;
 		synchronize_rcu(me);
 		insync[j] = 0;
