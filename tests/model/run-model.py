@@ -114,10 +114,18 @@ def weak_quick_checks():
     small = ["-DNR=1", "-DNU=1", "-DNEST=1"]
     w = ["-DWEAK"]
     c = []
-    for f in ("memb", "mb", "qsbr", "bp"):
+    for f in ("memb", "mb", "qsbr"):
         fl = [] if f == "memb" else ["-DFLAVOR_" + f.upper()]
         c.append(Check(f + "-weak", small + w + fl, "live",
                        why="weak memory: safety + liveness"))
+    c.append(Check("bp-weak-leave", small + w + ["-DFLAVOR_BP", "-DREADS=1"], "safety",
+                   why="weak memory, bp: safety + no updater stuck (readers that leave)"))
+    c.append(Check("witness-weak-stale-scan", small + w + ["-DWITNESS_STALE"], "safety",
+                   "(me>=1)",
+                   why="reached: the scan reads a reader's word out of date"))
+    c.append(Check("witness-weak-stale-ptr", small + w + ["-DWITNESS_STALE_PTR"], "safety",
+                   "(me<1)",
+                   why="reached: a reader loads a pointer already replaced"))
     c.append(Check("publish-weak", small + w + ["-DPUBLISH"], "safety",
                    why="weak memory: rcu_assign_pointer publishes an initialised object"))
     for name, defs, why in WEAK_SEEDS:
@@ -147,7 +155,45 @@ WEAK_SEEDS = [
 
 
 def full_checks():
-    return gp_full_checks() + module_checks("full")
+    return gp_full_checks() + weak_full_checks() + module_checks("full")
+
+
+def weak_full_checks():
+    """The weak memory model in the larger configurations (minutes)."""
+    def fl(name):
+        return [] if name == "memb" else ["-DFLAVOR_" + name.upper()]
+
+    w = ["-DWEAK"]
+    small = ["-DNR=1", "-DNU=1", "-DNEST=1"]
+    r2 = ["-DNR=2", "-DNU=1", "-DNEST=1"]
+    u2 = ["-DNR=1", "-DNU=2", "-DNEST=1", "-DREADS=2"]
+    c = [Check("bp-weak", small + w + fl("bp"), "live", big=True,
+               why="weak memory, bp: safety + liveness (LTL)"),
+         Check("memb-nest2-weak", ["-DNR=1", "-DNU=1", "-DNEST=2"] + w, "live", big=True,
+               why="weak memory, nesting: safety + liveness (LTL)"),
+         Check("memb-sb3-weak", small + w + ["-DSB=3"], "live", big=True,
+               why="weak memory, 3-entry store buffers: safety + liveness (LTL)"),
+         Check("memb-2gp-weak", ["-DNR=1", "-DNU=1", "-DNUPD=2", "-DSEQ_BITS=2"] + w,
+               "live", big=True, why="weak memory, two grace periods: safety + liveness")]
+    for f in ("memb", "mb", "qsbr", "bp"):
+        c.append(Check(f + "-2r1u-weak", r2 + w + fl(f), "safety", big=True,
+                       why="weak memory, two readers: safety"))
+        c.append(Check(f + "-1r2u-leave-weak", u2 + w + fl(f), "safety", big=True,
+                       why="weak memory, two callers sharing grace periods: safety + "
+                       "no caller stuck"))
+    # The TSO seeded bugs stay bugs under the weak model.
+    for name, defs, expect in (
+            ("skip-ordering", ["-DBUG_SKIP_ORDERING"], POISON),
+            ("reader-no-fence", ["-DFLAVOR_MB", "-DBUG_READER_NO_FENCE"], POISON),
+            ("scan-skip", ["-DBUG_SCAN_SKIP"], POISON),
+            ("waited-late", ["-DREADS=1", "-DBUG_WAITED_LATE"], "invalid end state")):
+        c.append(Check("bug-" + name + "-weak", small + w + defs, "safety", expect,
+                       why="the TSO bug under the weak model too"))
+    # The weak-only seeds with two readers or two callers.
+    for name, defs, why in WEAK_SEEDS:
+        c.append(Check("bug-" + name + "-2r1u-weak", r2 + w + defs, "safety",
+                       "assertion violated", big=True, why=why + " (two readers)"))
+    return c
 
 
 def gp_full_checks():

@@ -3,7 +3,8 @@
  *
  * A Promela model of the grace-period engine (liburcu/src/urcu-gp.c) and of
  * the read sides (liburcu/include/urcu/static/urcu-reader.h, urcu-qsbr.h,
- * liburcu/src/urcu-reader.c), under x86-TSO, for the spin model checker.
+ * liburcu/src/urcu-reader.c), under x86-TSO or a weak (ARMv8-like) memory
+ * model, for the spin model checker.
  * tests/model/run-model.py runs the checks; docs/DESIGN.md, "The model
  * (tests/model)", maps the proof sketch of urcu-gp.c onto this file.
  *
@@ -19,6 +20,23 @@
  * empties the caller's buffer.  This is the operational x86-TSO model: loads
  * stay in order, stores stay in order and reach memory in one global order,
  * and a store may be delayed past the same thread's later loads.
+ *
+ * -DWEAK selects a model weaker than TSO, at least what ARMv8 permits for
+ * the accesses the code issues, still other-multicopy-atomic (one memory: a
+ * store that reaches it is visible to every other thread at once):
+ *   - a buffer drains in any order, except that two stores to one word keep
+ *     their order and a release store waits for every older entry;
+ *   - a load may return the value the last store to its word overwrote, if
+ *     its thread passed no ordering point (full fence, acquire load, RMW,
+ *     membarrier) since that store reached memory and has not read the
+ *     newer value: loads performed early, out of program order;
+ *   - the loads of a reader's finished section (pend[], a ghost) may still
+ *     be performed after a later relaxed store is visible, until the next
+ *     fence, RMW, membarrier or release store of the reader;
+ *   - an address dependency orders the dependent load after its source.
+ * Every statement says the ordering of the real access on the generic C11
+ * layer and on aarch64; docs/DESIGN.md, "The weak-memory mode", lists the
+ * mapping and what the mode leaves out.
  *
  * The forced-ordering step (B1, i_force_order in urcu-order.c):
  *   memb, bp (membarrier(2)) and signal (a round of signals whose handlers
@@ -95,10 +113,23 @@
  *   BUG_WAITED_LATE        the updater sets the readers' waited bytes after
  *                          its force order (plain stores): a departing
  *                          reader may miss them and not wake it
+ * Seeded bugs that only weak ordering exposes (each verifies under TSO):
+ *   BUG_UNLOCK_RELAXED     the outermost unlock store relaxed, not release
+ *   BUG_QS_WMB             qsbr: the fence before the quiescent-state store
+ *                          weakened to cmm_smp_wmb, the store relaxed
+ *                          (correct with -DWMB_C11, generic.h's release
+ *                          fence; wrong with aarch64.h's dmb ishst)
+ *   BUG_OFFLINE_RELAXED    qsbr: the offline store relaxed, no fence before
+ *   BUG_PUBLISH_RELAXED    (with PUBLISH) rcu_assign_pointer relaxed
+ *   PUBLISH                the updater initialises each new object before
+ *                          publishing it; the reader reads it through the
+ *                          pointer and asserts it initialised
  * Witnesses (an assertion that fails when the situation is reached):
  *   WITNESS_SHARED         two callers served by fewer grace periods than calls
  *   WITNESS_WAKE           the updater slept on gp.futex and was woken
  *   WITNESS_NESTED         the scan found a reader inside a nested section
+ *   WITNESS_STALE          (WEAK) the scan read a reader's word out of date
+ *   WITNESS_STALE_PTR      (WEAK) a reader loaded a replaced pointer
  */
 
 #ifndef NR
@@ -336,8 +367,9 @@ inline order_nd(xp_)
 
 /*
  * A load with store forwarding: the youngest buffered store of the thread
- * to the same address, else memory (tf = 1 when forwarded).  For use
- * inside a d_step or an LSTEP.
+ * to the same address, else memory.  For use inside a d_step or an LSTEP,
+ * as is for a word only this thread writes (it always reads its own latest
+ * value).
  */
 inline load_nd(xp_, xa_, xr_)
 {
@@ -346,13 +378,7 @@ inline load_nd(xp_, xa_, xr_)
 	do
 	:: ti < sb_n[xp_] ->
 		if
-		:: sb_a[xp_ * SB + ti] == xa_ ->
-			xr_ = sb_v[xp_ * SB + ti];
-#ifdef WEAK
-			tf = 1
-#else
-			skip
-#endif
+		:: sb_a[xp_ * SB + ti] == xa_ -> xr_ = sb_v[xp_ * SB + ti]
 		:: else
 		fi;
 		ti++
@@ -373,8 +399,25 @@ inline load_w(xp_, xa_, xr_)
 {
 	load_nd(xp_, xa_, xr_);
 #ifdef WEAK
+	/* tf: the value came from the thread's own buffer */
+	ti = 0;
+	do
+	:: ti < sb_n[xp_] && sb_a[xp_ * SB + ti] == xa_ -> tf = 1; break
+	:: ti < sb_n[xp_] && sb_a[xp_ * SB + ti] != xa_ -> ti++
+	:: else -> break
+	od;
+	ti = 0;
 	if
-	:: tf == 0 && mayold[xp_ * NADDR + xa_] -> xr_ = old[xa_]
+	:: tf == 0 && mayold[xp_ * NADDR + xa_] -> xr_ = old[xa_];
+#ifdef WITNESS_STALE
+		/* reached: the updater reads a reader's word out of date */
+		assert(!(xp_ >= NR && xa_ >= A_RCTR(0) && xa_ < A_RCTR(NR)));
+#endif
+#ifdef WITNESS_STALE_PTR
+		/* reached: a reader loads the pointer its updater replaced */
+		assert(!(xp_ < NR && xa_ == A_PTR(0)));
+#endif
+		skip
 	:: tf == 0 -> mayold[xp_ * NADDR + xa_] = 0
 	:: tf == 1
 	fi;
@@ -473,6 +516,21 @@ inline store_mb(xp_, xa_, xv_)
 #endif
 }
 
+/*
+ * A relaxed store after which its thread runs a full fence before its next
+ * load, though not at once (the waiter flag, the waited bytes and
+ * gp.futex, then force_order).  Under TSO that is store_mb's reduction;
+ * under WEAK the stores may pass each other until the fence.
+ */
+inline store_pre_fence(xp_, xa_, xv_)
+{
+#ifdef WEAK
+	sb_store(xp_, xa_, xv_)
+#else
+	store_mb(xp_, xa_, xv_)
+#endif
+}
+
 /* The same with a release store (the fence before it is the caller's). */
 inline store_rel_mb(xp_, xa_, xv_)
 {
@@ -491,6 +549,12 @@ inline store_rel_mb(xp_, xa_, xv_)
 inline fence_all()
 {
 	d_step {
+		/* every buffer first: its stores are older than every fence */
+		tj = 0;
+		do
+		:: tj < NBUF -> flush_nd(tj); tj++
+		:: else -> break
+		od;
 		tj = 0;
 		do
 		:: tj < NBUF -> full_nd(tj); tj++
@@ -1109,7 +1173,7 @@ inline mark_waited(me)
 	do
 	:: ri < NR ->
 		if
-		:: where[ri] == 1 -> store_mb(me, A_WAITED(ri), 1)
+		:: where[ri] == 1 -> store_pre_fence(me, A_WAITED(ri), 1)	/* relaxed */
 		:: else
 		fi;
 		ri++
@@ -1134,11 +1198,20 @@ inline wait_for_readers(me, g)
 		:: else ->
 			if
 			:: !armed ->
-				/* set_gp_flags(URCU_GP_WAITER, 0); a fence follows */
+				/* set_gp_flags(URCU_GP_WAITER, 0): relaxed; a fence follows */
+#ifdef WEAK
+				d_step {
+					sb_n[me] < SB ->
+					load_nd(me, A_GCTR, c);
+					append_nd(me, A_GCTR, c | F_WAITER, 0);
+					c = 0
+				};
+#else
 				d_step {
 					flush_nd(me);
-					commit_nd(me, A_GCTR, mem[A_GCTR] | F_WAITER)
+					mem[A_GCTR] = mem[A_GCTR] | F_WAITER
 				};
+#endif
 				armed = 1
 			:: else
 			fi;
@@ -1146,11 +1219,12 @@ inline wait_for_readers(me, g)
 			/*
 			 * The waited byte of each reader still on the list (the
 			 * scan found it busy), then futex = -1: force_order
-			 * follows, so each is a store_mb (see store_mb).
+			 * follows, so each is a store_pre_fence.
 			 */
 			mark_waited(me);
 #endif
-			store_mb(me, A_FUTEX, ARMED);	/* force_order follows */
+			/* uatomic_set: relaxed; force_order follows */
+			store_pre_fence(me, A_FUTEX, ARMED);
 			/* pairs with the readers' idle store and flag check */
 			force_order(me);
 			scan_readers(me, g, left);
