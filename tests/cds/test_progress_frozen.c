@@ -57,6 +57,7 @@ enum {
 	ROUNDS = 20,
 	MIN_OPS = 50,
 	DEADLINE_MS = 1000,
+	START_MS = 20000,	/* threads' first operation (slow under emulation) */
 	POOL = 1 << 20,		/* nodes per thread per part: never reused */
 	LFS_PUSH_NS = 1000,	/* an lfstack pusher's pushes are this far apart */
 };
@@ -114,6 +115,25 @@ static bool others_progress(const long *base, const int *ids, int n, const char 
 		tap_diag("%s: thread %d completed %ld operations in %d ms", what, ids[i],
 			uatomic_read(&ops[ids[i]]) - base[ids[i]], DEADLINE_MS);
 	return false;
+}
+
+/*
+ * Every thread in ids[0..n) has completed an operation: the deadlines above
+ * then measure progress, not how long threads take to start (long under
+ * qemu-user on a loaded machine).  Not starting in START_MS is a failure.
+ */
+static void wait_started(const int *ids, int n)
+{
+	unsigned long long t0 = t_now_ns();
+	int i;
+
+	for (i = 0; i < n; i++) {
+		while (!uatomic_read(&ops[ids[i]])) {
+			if (t_ms_since(t0) > START_MS)
+				tap_bail("thread %d did no operation in %d ms", ids[i], START_MS);
+			t_sleep_ms(1);
+		}
+	}
 }
 
 static void snapshot(long *base)
@@ -183,7 +203,7 @@ static void part_wfstack(void)
 			if (pthread_create(&p[i], NULL, wfs_pusher, (void *) (long) i))
 				tap_bail("pthread_create");
 		}
-		t_sleep_ms(1);
+		wait_started(ids, PUSHERS);
 		/* The stopped push: W1, W2 ... */
 		SEED_LOCK();
 		f[r].u.wfs.next = NULL;
@@ -195,17 +215,25 @@ static void part_wfstack(void)
 			bad_push++;
 		if (uatomic_read(&wfs_got_target))
 			early++;
+		/*
+		 * The pushers have shown their progress: stop them before the
+		 * link.  The stack is LIFO, so the pop reaches the node only
+		 * after every node pushed above it; pushers still running
+		 * would make the deadline below measure a race between them
+		 * and the consumer (lost by the consumer under emulation),
+		 * not whether the pop waiting on the node returns it.
+		 */
+		uatomic_set(&stop, 1);
 		/* ... W3 (release: pairs with the pop's acquire load of next). */
 		uatomic_store(&f[r].u.wfs.next, &old->node, CMM_RELEASE);
 		SEED_UNLOCK();
+		for (i = 0; i < PUSHERS; i++)
+			pthread_join(p[i], NULL);
 		t0 = t_now_ns();
 		while (!uatomic_read(&wfs_got_target) && t_ms_since(t0) < DEADLINE_MS)
 			t_sleep_ms(0);
 		if (!uatomic_read(&wfs_got_target))
 			late++;
-		uatomic_set(&stop, 1);
-		for (i = 0; i < PUSHERS; i++)
-			pthread_join(p[i], NULL);
 		uatomic_set(&wfs_got_target, 1);	/* let the consumer go in any case */
 		pthread_join(c, NULL);
 		cds_wfs_destroy(&wfs);
@@ -281,7 +309,7 @@ static void part_wfcqueue(void)
 			if (pthread_create(&p[i], NULL, wfcq_enqueuer, (void *) (long) i))
 				tap_bail("pthread_create");
 		}
-		t_sleep_ms(1);
+		wait_started(ids, PUSHERS);
 		/* The stopped enqueue: E1, E2 ... */
 		SEED_LOCK();
 		f[r].u.wfcq.next = NULL;
@@ -407,7 +435,7 @@ static void part_lfstack(void)
 	/* Checked: the pushers (0..) and the poppers but popper 0 (PUSHERS + 1..). */
 	for (i = 0; i < PUSHERS + POPPERS - 1; i++)
 		ids[i] = i < PUSHERS ? i : i + 1;
-	t_sleep_ms(2);
+	wait_started(ids, PUSHERS + POPPERS - 1);
 	for (r = 0; r < ROUNDS && !bad; r++) {
 		uatomic_set(&thaw, 0);
 		t0 = t_now_ns();

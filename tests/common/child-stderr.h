@@ -12,6 +12,13 @@
  *     exits 0.  The parent reads the child's stderr into err (at most
  *     size - 1 bytes, then NUL-terminated) until the pipe closes, and stores
  *     the wait status in *status.  A failed pipe, fork or waitpid bails out.
+ *
+ * Under qemu-user (tools/check-arch.sh) the emulator itself adds one line,
+ * "qemu: uncaught target signal N (...) - core dumped", to the stderr of a
+ * guest killed by a signal, after the guest's own output.  That line is
+ * not the program's: it is dropped when the wait status says the child died
+ * of a signal, which the status still reports, so a test comparing the
+ * child's exact stderr checks what the library wrote on every architecture.
  */
 #ifndef TESTS_COMMON_CHILD_STDERR_H
 #define TESTS_COMMON_CHILD_STDERR_H
@@ -26,6 +33,21 @@
 #include "tap.h"
 
 #define CHILD_STDERR_ALARM_S	10
+
+#define CHILD_STDERR_QEMU_LINE	"qemu: uncaught target signal "
+
+/* Drop qemu-user's own last line from a signalled child's stderr (above). */
+static inline void child_stderr_drop_qemu_line(char *err)
+{
+	char *line = strstr(err, CHILD_STDERR_QEMU_LINE);
+	const char *nl;
+
+	if (!line || (line != err && line[-1] != '\n'))
+		return;
+	nl = strchr(line, '\n');
+	if (!nl || !nl[1])
+		*line = '\0';
+}
 
 static inline void child_stderr_run(void (*fn)(void), int *status, char *err, size_t size)
 {
@@ -68,6 +90,8 @@ static inline void child_stderr_run(void (*fn)(void), int *status, char *err, si
 		if (errno != EINTR)
 			tap_bail("waitpid: %s", strerror(errno));
 	}
+	if (WIFSIGNALED(*status))
+		child_stderr_drop_qemu_line(err);
 }
 
 #endif /* TESTS_COMMON_CHILD_STDERR_H */
