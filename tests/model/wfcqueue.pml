@@ -25,7 +25,16 @@
  *   - the dequeuer never reads an uninitialised payload or next field;
  *   - the dequeuer never waits for a link that never comes.
  *
- * Configuration: NE enqueuers (1..2), K nodes each (1..3), WEAK.
+ * Configuration: NE enqueuers (1..2), K nodes each (1..3), WEAK; ZEROED:
+ * nodes come from zeroed memory (next starts NULL, not JUNK).
+ *
+ * The address dependency: RELAXED_HEAD_LOAD makes the dequeuer's load of
+ * head->node.next relaxed; the loads through the node it returns stay
+ * ordered after it by their address dependency alone (ARMv8, and every
+ * architecture but Alpha).  NO_DEP takes the dependency away as well (what
+ * Alpha, or a compiler that turned the dependency into a control one, would
+ * do): a weak-memory counterexample, which shows the dependency rule of the
+ * model is what the first configuration rests on.
  * Seeded bugs (correct on x86, wrong on ARMv8, where the C source's memory
  * order is what the instruction gets):
  *   BUG_RELAXED_XCHG      E2's tail exchange with CMM_RELAXED: the payload
@@ -152,9 +161,14 @@ proctype dequeuer()
 		LSTEP {
 			CAN_READ(D, A_HEADNEXT, NONNIL) ->
 			load_sel(D, A_HEADNEXT, node, NONNIL);
+#ifndef RELAXED_HEAD_LOAD
 			order_nd(D);
+#endif
+#ifndef NO_DEP
 			dep_nd(D, A_NEXT(node));
-			dep_nd(D, A_PAY(node))
+			dep_nd(D, A_PAY(node));
+#endif
+			skip
 		};
 		assert(node != JUNK);
 		/* next = uatomic_load(&node->next, CMM_ACQUIRE) */
@@ -218,9 +232,11 @@ init {
 		i = 0;
 		do
 		:: i < NN ->
+#ifndef ZEROED
 			mem[A_NEXT(NODE(i))] = JUNK;
 #ifdef WEAK
 			old[A_NEXT(NODE(i))] = JUNK;
+#endif
 #endif
 			i++
 		:: else -> break
