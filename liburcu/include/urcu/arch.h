@@ -25,7 +25,12 @@
 #include <urcu/compiler.h>
 #include <urcu/config.h>
 
-/* The liburcu names of the machine families, for programs that test them. */
+/*
+ * The liburcu names of the machine families, for programs that test them
+ * and for the per-architecture headers of liburcu (urcu/arch/ppc.h, ...),
+ * which refuse to compile on any other family.  Only x86 and AArch64 have
+ * a file of their own here; every other family gets the generic layer.
+ */
 #if defined(__x86_64__)
 #define URCU_ARCH_X86 1
 #define URCU_ARCH_AMD64 1
@@ -34,6 +39,38 @@
 #define URCU_ARCH_I386 1
 #elif defined(__aarch64__)
 #define URCU_ARCH_AARCH64 1
+#elif defined(__powerpc__) || defined(__powerpc64__) || defined(__ppc__)
+#define URCU_ARCH_PPC 1
+# if defined(__powerpc64__) || defined(__ppc64__)
+#  define URCU_ARCH_PPC64 1
+# endif
+#elif defined(__s390__) || defined(__s390x__)
+#define URCU_ARCH_S390 1
+#elif defined(__sparc__) || defined(__sparc)
+#define URCU_ARCH_SPARC64 1		/* liburcu's name covers 32-bit SPARC too */
+#elif defined(__alpha__)
+#define URCU_ARCH_ALPHA 1
+#elif defined(__ia64__)
+#define URCU_ARCH_IA64 1
+#elif defined(__arm__)
+#define URCU_ARCH_ARM 1
+# if defined(__ARM_ARCH_7A__) || defined(__ARM_ARCH_7__)
+#  define URCU_ARCH_ARMV7 1
+# endif
+#elif defined(__mips__)
+#define URCU_ARCH_MIPS 1
+#elif defined(__nios2__)
+#define URCU_ARCH_NIOS2 1
+#elif defined(__tilegx__)
+#define URCU_ARCH_TILE 1
+#elif defined(__hppa__)
+#define URCU_ARCH_HPPA 1
+#elif defined(__m68k__)
+#define URCU_ARCH_M68K 1
+#elif defined(__riscv)
+#define URCU_ARCH_RISCV 1
+#elif defined(__loongarch__)
+#define URCU_ARCH_LOONGARCH 1
 #endif
 
 #ifndef URCU_ARCH_FORCE_GENERIC

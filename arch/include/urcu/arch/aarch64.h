@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * AArch64 barriers, yield, and the virtual counter.  Included by
- * <urcu/arch.h>; do not include directly.
+ * <urcu/arch.h>.  A program that includes this file directly gets
+ * <urcu/arch.h> whole, as with liburcu's file: the include below comes
+ * before the guard, so <urcu/arch.h> includes this file, then fills the
+ * rest from urcu/arch/generic.h.  Under URCU_ARCH_FORCE_GENERIC that is all
+ * it gets.
  *
  * ARMv8 is weakly ordered: loads and stores to different addresses may be
  * observed out of order by other processors, so each SMP barrier is a dmb
@@ -9,7 +13,11 @@
  * program); the non-SMP ones use the full system domain so they also order
  * accesses against devices.
  */
-#ifndef URCU_ARCH_AARCH64_H
+#include <urcu/arch.h>
+
+#ifndef URCU_ARCH_AARCH64
+#error "urcu/arch/aarch64.h is for AArch64; include <urcu/arch.h>"
+#elif !defined(URCU_ARCH_AARCH64_H) && !defined(URCU_ARCH_FORCE_GENERIC)
 #define URCU_ARCH_AARCH64_H
 
 #include <stdint.h>

@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: MIT
 /*
- * x86-64 and i386 barriers, pause, rdtsc.  Included by <urcu/arch.h>; do not
- * include directly.
+ * x86-64 and i386 barriers, pause, rdtsc.  Included by <urcu/arch.h>.  A
+ * program that includes this file directly gets <urcu/arch.h> whole, as
+ * with liburcu's file: the include below comes before the guard, so
+ * <urcu/arch.h> includes this file, then fills the rest from
+ * urcu/arch/generic.h.  Under URCU_ARCH_FORCE_GENERIC that is all it gets.
  *
  * x86 is TSO: loads are not reordered with loads, stores not with stores,
  * and stores not with earlier loads.  The one reordering the hardware does
  * to normal (write-back) memory is a later load passing an earlier store
  * still in the store buffer, so only the full barrier costs an instruction.
  */
-#ifndef URCU_ARCH_X86_H
+#include <urcu/arch.h>
+
+#ifndef URCU_ARCH_X86
+#error "urcu/arch/x86.h is for x86; include <urcu/arch.h>"
+#elif !defined(URCU_ARCH_X86_H) && !defined(URCU_ARCH_FORCE_GENERIC)
 #define URCU_ARCH_X86_H
 
 #include <stdint.h>

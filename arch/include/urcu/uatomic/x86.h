@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * x86 (x86-64, i386) facts used by urcu/uatomic/generic.h.  Included by
- * <urcu/uatomic.h>; do not include directly.
+ * <urcu/uatomic.h>.  A program that includes this file directly gets
+ * <urcu/uatomic.h> whole, as with liburcu's file: the include below comes
+ * before the guard, so <urcu/uatomic.h> includes this file, then the
+ * generic operations.  Under URCU_ARCH_FORCE_GENERIC that is all it gets.
  *
  * Every read-modify-write the compiler emits on x86 carries the lock prefix
  * (lock xadd, lock cmpxchg, xchg, lock add/and/or), whatever the memory
@@ -9,7 +12,11 @@
  * operations themselves are the generic __atomic builtins: they produce the
  * same instructions a hand-written asm would.
  */
-#ifndef URCU_UATOMIC_X86_H
+#include <urcu/uatomic.h>
+
+#ifndef URCU_ARCH_X86
+#error "urcu/uatomic/x86.h is for x86; include <urcu/uatomic.h>"
+#elif !defined(URCU_UATOMIC_X86_H) && !defined(URCU_ARCH_FORCE_GENERIC)
 #define URCU_UATOMIC_X86_H
 
 #include <urcu/arch.h>	/* as liburcu's uatomic/x86.h */
