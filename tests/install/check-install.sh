@@ -23,6 +23,13 @@ case "$flags" in *-lurcu-qsbr*-lurcu-common*|*-lurcu-common*-lurcu-qsbr*) ;;
 for h in urcu.h urcu-qsbr.h urcu-bp.h urcu/urcu-memb.h urcu/rculist.h urcu/arch.h urcu/uatomic.h urcu/config.h; do
 	[ -f "$(find "$dest" -path "*/include/$h" | head -1)" ] || { echo "FAIL: $h not installed"; exit 1; }
 done
+# Every per-architecture and uatomic header of liburcu 0.15 (the list
+# tests/names checks in the tree) is installed too.
+incdir="$(dirname "$(dirname "$(find "$dest" -path '*/include/urcu/arch.h' | head -1)")")"
+while IFS=$'\t' read -r h _; do
+	case "$h" in ''|'#'*) continue;; esac
+	[ -f "$incdir/$h" ] || { echo "FAIL: $h not installed (tests/names/arch-headers.tsv)"; exit 1; }
+done < "$src/../names/arch-headers.tsv"
 # shellcheck disable=SC2086
 cc -Wall -Werror -o "$dest/example" "$src/liburcu-list-example.c" $flags -lpthread
 # pkg-config versions differ on whether --variable applies the sysroot: take

@@ -20,7 +20,7 @@ errno, size_t, bool, uint32_t... after including only a liburcu header must
 compile against ours too.
 
 Usage: check_headers.py --root DIR [--root DIR ...] [--inc DIR ...]
-                        [--arch NAME] [--sysdata FILE] --cc CMD... [--cxx CMD...]
+                        [--sysdata FILE] --cc CMD... [--cxx CMD...]
 
 --root names an include root whose *.h files are public headers (walked
 recursively; a build directory's generated headers too); --inc adds further
@@ -30,9 +30,10 @@ allowed) up to the next option.  Without --cxx the C++ checks are not run
 
 A "template" header, one whose first directive is an #ifndef followed at once
 by #error (it may only be included by another header that defines the
-parameter first), is reported as skipped, and so are the per-architecture
-files (urcu/arch/*.h, urcu/uatomic/*.h) of other architectures than --arch
-(their inline assembly is for another machine); generic.h is always checked.
+parameter first), is reported as skipped, and so is a per-architecture
+file (urcu/arch/*.h, urcu/uatomic/*.h) that stops the build on this machine
+with its '#error "<header> is for ..."' (it is for another family:
+tests/names/check-arch-headers.py checks which headers refuse where).
 """
 import concurrent.futures
 import os
@@ -45,7 +46,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hdrcheck import SET_WARN_FLAGS, compile_stdin, flag_sets, parse_options  # noqa: E402
 from sysprobe import read_data, source  # noqa: E402
 
-OPTIONS = ('--root', '--inc', '--cc', '--cxx', '--jobs', '--arch', '--sysdata')
+OPTIONS = ('--root', '--inc', '--cc', '--cxx', '--jobs', '--sysdata')
 ARCH_DIRS = ('urcu/arch/', 'urcu/uatomic/')
 
 # Headers that warn on purpose when included: the warning must appear (it
@@ -95,11 +96,17 @@ def collect(roots):
     return headers
 
 
-def skip_reason(rel, full, arch):
-    if rel.startswith(ARCH_DIRS):
-        base = os.path.basename(rel)[:-2]
-        if base != 'generic' and base != arch:
-            return 'header of another architecture'
+def refuses_here(cmd, incs, rel):
+    """Whether the per-architecture header REL stops the build on this
+    machine with its own '#error "REL is for ..."'."""
+    rc, err = compile_stdin(cmd, ['-x', 'c', '-std=gnu11'], incs,
+                            '#include <%s>\n' % rel, timeout=60, warn=['-fsyntax-only'])
+    return rc != 0 and ('%s is for ' % rel) in err
+
+
+def skip_reason(rel, full, refused):
+    if rel in refused:
+        return 'header of another architecture'
     if is_template(full):
         return 'template header, included by others only'
     return None
@@ -304,7 +311,6 @@ def main():
         sys.exit('usage: check_headers.py --root DIR ... --cc CMD... [--cxx CMD...]')
     roots = [r for r in opts['--root'] if os.path.isdir(r)]
     incs = roots + [i for i in opts['--inc'] if os.path.isdir(i)]
-    arch = opts['--arch'][0] if opts['--arch'] else 'generic'
     jobs = int(opts['--jobs'][0]) if opts['--jobs'] else max(1, min(4, os.cpu_count() or 1))
     sysdata = read_data(opts['--sysdata'][0]) if opts['--sysdata'] else {}
     headers = collect(roots)
@@ -314,6 +320,10 @@ def main():
 
     sets = flag_sets(opts)
     blind = lgpl_blind(headers)
+    arch_headers = [rel for rel, _ in headers if rel.startswith(ARCH_DIRS)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
+        refused = {rel for rel, no in zip(arch_headers, ex.map(
+            lambda rel: refuses_here(opts['--cc'], incs, rel), arch_headers)) if no}
 
     # The probes this system satisfies, per flag set.
     usable = {}
@@ -329,7 +339,7 @@ def main():
     # (header, lgpl, items) to compile alone)
     work = []
     for rel, full in headers:
-        reason = skip_reason(rel, full, arch)
+        reason = skip_reason(rel, full, refused)
         for name, cmd, flags in sets:
             plain_items = None
             for lgpl in (False, True):
