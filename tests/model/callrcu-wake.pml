@@ -36,7 +36,14 @@
  *     has no load of it left to perform and no store to it in its buffer
  *     (WEAK: wpend, a ghost for loads performed late).
  *
- * Configuration: NE (1..2) callers, NCB (1..2) callbacks each, STOP, WEAK.
+ * Configuration: NE (1..2) callers, NCB (1..2) callbacks each, STOP, WEAK;
+ * CTRL_DEP (WEAK): a load that a branch depends on is performed before the
+ * thread's later stores (ARMv8 hardware; C11 promises no such thing).
+ * Witnesses (an assertion that fails once the situation is reached):
+ *   WITNESS_WAKE       a caller wakes the worker asleep in futex_wait
+ *   WITNESS_CAS_LOST   a caller read SLEEPING but lost the E3 cmpxchg (to
+ *                      the worker's S4 or to another caller)
+ *   WITNESS_MOVED      (STOP) a callback is left in the queue and moved
  * Seeded bugs:
  *   BUG_NO_S2          the worker's S2 fence left out: a lost wake-up on
  *                      x86 as well (store->load ordering, which TSO lacks)
@@ -45,9 +52,9 @@
  *                      may be performed before E1 is visible: lost wake-up
  *   BUG_ACK_NO_FENCE   (STOP) worker_ack without its cmm_smp_mb: uatomic_or
  *                      is relaxed; x86's lock or is a full barrier, but on
- *                      ARMv8 the worker's last loads of its call_rcu_data
- *                      may be performed after STOPPED is visible, i.e. after
- *                      the free
+ *                      ARMv8 the worker's S4 store to crdp->sleep may reach
+ *                      memory after STOPPED, i.e. after the free, and under
+ *                      C11 its last loads of crdp may be performed that late
  */
 
 #ifndef NE
@@ -124,12 +131,19 @@ inline pend_done_nd(xp_)
 
 #include "memory-model.pml"
 
-/* A relaxed load of a word of the worker's call_rcu_data, by the worker. */
+/*
+ * A relaxed load of a word of the worker's call_rcu_data, by the worker.
+ * C11 (generic.h, the contract on every architecture) orders nothing by a
+ * control dependency, so the load may be performed after the worker's later
+ * stores: wpend.  CTRL_DEP models ARMv8 hardware instead, which never makes
+ * a store visible before the loads its branches depend on: every load here
+ * feeds a branch before the worker's next store, so none is late.
+ */
 inline wload(xa_, xr_)
 {
 	LSTEP {
 		load_w(W, xa_, xr_);
-#if defined(WEAK) && defined(STOP)
+#if defined(WEAK) && defined(STOP) && !defined(CTRL_DEP)
 		wpend = 1
 #else
 		skip
@@ -211,8 +225,15 @@ proctype enqueuer(byte e)
 			:: s == SLEEPING ->
 				/* (E3) uatomic_cmpxchg: full barrier. */
 				cmpxchg(e, A_SLEEP, SLEEPING, AWAKE, r);
+#ifdef WITNESS_CAS_LOST
+				assert(r == SLEEPING);
+#endif
 				if
-				:: r == SLEEPING -> futex_wake_sleep(e)
+				:: r == SLEEPING ->
+#ifdef WITNESS_WAKE
+					assert(!asleep);
+#endif
+					futex_wake_sleep(e)
 				:: else
 				fi
 			:: else
@@ -432,8 +453,16 @@ proctype stopper()
 	od;
 	/* Every callback invoked by the worker or moved, exactly once. */
 	assert(ninv + nmoved == NTOT);
-	/* i_crdp_destroy: free(crdp).  The worker is done with it. */
-	assert(!wpend_any && sb_n[W] == 0)
+#ifdef WITNESS_MOVED
+	assert(nmoved == 0);
+#endif
+	/*
+	 * i_crdp_destroy: free(crdp).  The worker is done with it: no store
+	 * of it to crdp still buffered (the worker stores nothing else in
+	 * this model), no load of crdp left to perform.
+	 */
+	assert(sb_n[W] == 0);
+	assert(!wpend_any)
 }
 #endif
 

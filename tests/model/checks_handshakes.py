@@ -67,8 +67,23 @@ def quick(Check):
         cr(Check, "callrcu-ack-no-fence-tso-passes", stop + ["-DBUG_ACK_NO_FENCE"],
            why="worker_ack without cmm_smp_mb: x86's lock or is a full barrier anyway"),
         cr(Check, "bug-callrcu-ack-no-fence-weak", stop + ["-DBUG_ACK_NO_FENCE"] + weak,
-           "!(wpend)", "worker_ack without cmm_smp_mb on ARMv8: the worker's load of "
-           "crdp->state is performed after STOPPED is visible, i.e. after the free"),
+           "!(wpend)", "worker_ack without cmm_smp_mb, C11: the worker's relaxed load of "
+           "crdp->state may be performed after STOPPED is visible, i.e. after the free"),
+        cr(Check, "bug-callrcu-ack-no-fence-ctrldep-weak",
+           stop + ["-DBUG_ACK_NO_FENCE", "-DCTRL_DEP"] + weak, "(sb_n[1]==0)",
+           "the same on ARMv8 hardware, which orders those loads by their control "
+           "dependencies: the S4 store to crdp->sleep still reaches memory after STOPPED, "
+           "after the free"),
+        # Witnesses: the weak runs reach the situations the checks are about.
+        cr(Check, "witness-callrcu-wake-weak", c1 + ["-DWITNESS_WAKE"] + weak, "!(asleep)",
+           "the worker sleeps in futex_wait and the caller's futex_wake wakes it"),
+        cr(Check, "witness-callrcu-cas-lost-weak", ["-DNE=2", "-DNCB=1", "-DWITNESS_CAS_LOST"]
+           + weak, "(r==1)", "a caller reads SLEEPING and loses the cmpxchg"),
+        cr(Check, "witness-callrcu-moved-weak", stop + ["-DWITNESS_MOVED"] + weak,
+           "(nmoved==0)", "the stop request finds a callback queued: it moves"),
+        wq(Check, "witness-wfcq-wait-link-weak", ["-DNE=2", "-DK=1", "-DWITNESS_WAIT_LINK"]
+           + weak, "(r==node)", "the dequeuer's cmpxchg fails: it waits for an "
+           "enqueuer's link"),
         # The queue, correct.
         wq(Check, "wfcq-tso", ["-DNE=2", "-DK=2"],
            why="two enqueuers, two nodes each, blocking dequeue: once each, FIFO per "
@@ -114,8 +129,7 @@ def full(Check):
         cr(Check, "callrcu-wake-2e2cb-tso", ["-DNE=2", "-DNCB=2"], big=True,
            why="two callers, two callbacks each"),
         cr(Check, "callrcu-wake-2e-weak", e2 + weak, big=True,
-           why="two callers, one callback each, weak memory: both may see the queue "
-           "empty, one wins the cmpxchg"),
+           why="two callers, one callback each, weak memory"),
         cr(Check, "callrcu-stop-2e-tso", e2 + ["-DSTOP"], big=True,
            why="two callers, then the stop request"),
         cr(Check, "callrcu-stop-2e-weak", e2 + ["-DSTOP"] + weak, big=True,

@@ -35,6 +35,9 @@
  * Alpha, or a compiler that turned the dependency into a control one, would
  * do): a weak-memory counterexample, which shows the dependency rule of the
  * model is what the first configuration rests on.
+ * Witness: WITNESS_WAIT_LINK, an assertion that fails once the dequeuer's
+ * cmpxchg finds an enqueuer past E2 and it waits for that E3.
+ *
  * Seeded bugs (correct on x86, wrong on ARMv8, where the C source's memory
  * order is what the instruction gets):
  *   BUG_RELAXED_XCHG      E2's tail exchange with CMM_RELAXED: the payload
@@ -188,6 +191,9 @@ proctype dequeuer()
 			cmpxchg_rlx(D, A_TAIL, node, HEADNODE, r);
 #else
 			cmpxchg(D, A_TAIL, node, HEADNODE, r);
+#endif
+#ifdef WITNESS_WAIT_LINK
+			assert(r == node);
 #endif
 			if
 			:: r == node -> r = 0; goto taken
