@@ -199,9 +199,9 @@ proctype enqueuer(byte e)
 	do
 	:: k < NCB ->
 		p = NODE(e * NCB + k);
-		/* call_rcu: head->func = func, a plain store. */
+		/* call_rcu: head->func = func, a plain store (relaxed store: str). */
 		store(e, A_FUNC(p), FN);
-		/* cds_wfcq_i_enqueue: node->next = NULL, a plain store. */
+		/* cds_wfcq_i_enqueue: node->next = NULL, a plain store (str). */
 		store(e, A_NEXT(p), NIL);
 		/*
 		 * (E1) prev = uatomic_xchg(&tail->p, node): a full barrier
@@ -215,15 +215,15 @@ proctype enqueuer(byte e)
 #else
 		xchg(e, A_TAIL, p, prev);
 #endif
-		/* The link: CMM_STORE_SHARED(prev->next, node), relaxed. */
+		/* The link: CMM_STORE_SHARED(prev->next, node), relaxed store (str). */
 		store(e, A_NEXT(prev), p);
 		if
 		:: prev == HEADNODE ->
-			/* (E2) uatomic_read(&crdp->sleep): relaxed. */
+			/* (E2) uatomic_read(&crdp->sleep): relaxed load (ldr). */
 			load(e, A_SLEEP, s);
 			if
 			:: s == SLEEPING ->
-				/* (E3) uatomic_cmpxchg: full barrier. */
+				/* (E3) uatomic_cmpxchg: full RMW (casal + dmb ish). */
 				cmpxchg(e, A_SLEEP, SLEEPING, AWAKE, r);
 #ifdef WITNESS_CAS_LOST
 				assert(r == SLEEPING);
@@ -260,18 +260,18 @@ proctype enqueuer(byte e)
 /* worker_wait(): S1-S4. */
 inline worker_wait()
 {
-	/* (S1) uatomic_set(&crdp->sleep, CRDP_SLEEPING): relaxed. */
+	/* (S1) uatomic_set(&crdp->sleep, CRDP_SLEEPING): relaxed store (str). */
 	store(W, A_SLEEP, SLEEPING);
-	/* (S2) cmm_smp_mb(): S1 before S3's loads; pairs with E1. */
+	/* (S2) cmm_smp_mb() (dmb ish): S1 before S3's loads; pairs with E1. */
 #ifndef BUG_NO_S2
 	fence(W);
 #endif
-	/* (S3) queue_empty(crdp) && !requested(crdp) */
+	/* (S3) queue_empty(crdp) && !requested(crdp): relaxed loads (ldr) */
 	queue_empty(isempty);
 #ifdef STOP
 	if
 	:: isempty ->
-		/* requested(): uatomic_read(&crdp->state), relaxed. */
+		/* requested(): uatomic_read(&crdp->state), relaxed load (ldr). */
 		wload(A_STATE, s);
 		isempty = !(s & CRDP_STOP);
 		s = 0
@@ -283,7 +283,7 @@ inline worker_wait()
 	:: else
 	fi;
 	isempty = 0;
-	/* (S4) uatomic_set(&crdp->sleep, CRDP_AWAKE): relaxed. */
+	/* (S4) uatomic_set(&crdp->sleep, CRDP_AWAKE): relaxed store (str). */
 	store(W, A_SLEEP, AWAKE)
 }
 
@@ -297,13 +297,13 @@ inline run_batch()
 	:: else
 	fi;
 	do
-	:: /* first = uatomic_xchg(&head->node.next, NULL): full barrier */
+	:: /* first = uatomic_xchg(&head->node.next, NULL): full RMW */
 		xchg(W, A_HEADNEXT, NIL, first);
 		if
 		:: first != NIL -> break
 		:: else
 		fi;
-		/* CMM_LOAD_SHARED(tail->p) == &head->node: source empty */
+		/* CMM_LOAD_SHARED(tail->p) == &head->node (relaxed load): source empty */
 		wload(A_TAIL, t);
 		if
 		:: t == HEADNODE -> t = 0; goto batch_done
@@ -317,7 +317,7 @@ inline run_batch()
 		 */
 		mem[A_HEADNEXT] != NIL
 	od;
-	/* last = uatomic_xchg(&tail->p, &head->node): full barrier */
+	/* last = uatomic_xchg(&tail->p, &head->node): full RMW */
 	xchg(W, A_TAIL, HEADNODE, last);
 	/*
 	 * The append to the private batch (cds_wfcq_i_append: an exchange on
@@ -344,8 +344,9 @@ inline run_batch()
 		:: else
 		fi;
 		/*
-		 * head->func(head): a plain load through node (an address
-		 * dependency), after the acquire loads above.
+		 * head->func(head): a plain load through node (relaxed load,
+		 * ldr, with an address dependency), after the acquire loads
+		 * above.
 		 */
 		load(W, A_FUNC(node), f);
 		assert(f == FN);
@@ -375,7 +376,7 @@ proctype worker()
 	:: else ->
 #else
 	:: true ->
-		/* s = uatomic_read(&crdp->state): relaxed. */
+		/* s = uatomic_read(&crdp->state): relaxed load (ldr). */
 		wload(A_STATE, s);
 		if
 		:: s & CRDP_STOP -> break
@@ -394,15 +395,16 @@ proctype worker()
 	/*
 	 * (unregister_thread left out: its mutex's acquire and release order
 	 * no earlier load before the ack below.)  worker_ack(CRDP_STOPPED):
-	 * cmm_smp_mb() orders the worker's every access to crdp before the ack
-	 * (pairs with the acquire load in i_crdp_wait_state); uatomic_or is
-	 * relaxed (x86: lock or, a full barrier anyway).
+	 * cmm_smp_mb() (dmb ish) orders the worker's every access to crdp
+	 * before the ack (pairs with the acquire load in i_crdp_wait_state);
+	 * uatomic_or is a relaxed RMW (stset; x86: lock or, a full barrier
+	 * anyway).
 	 */
 #ifndef BUG_ACK_NO_FENCE
 	fence(W);
 #endif
 	or_rlx(W, A_STATE, CRDP_STOPPED);
-	/* uatomic_add_return(&park_seq, 1): a full barrier (the word is left out) */
+	/* uatomic_add_return(&park_seq, 1): full RMW (the word is left out) */
 	fence(W)
 #endif
 }
@@ -422,20 +424,26 @@ proctype stopper()
 	edone == NE;
 	/* Nothing is left for a sleeping worker (else a wake-up was lost). */
 	assert(!asleep || ninv == NTOT);
-	/* i_crdp_request(crdp, CRDP_STOP) */
+	/* i_crdp_request(crdp, CRDP_STOP): cmm_smp_mb() (dmb ish) */
 	fence(S);
+	/* uatomic_or(&crdp->state, CRDP_STOP): relaxed RMW (stset; x86 lock or) */
 	or_rlx(S, A_STATE, CRDP_STOP);
-	/* The request before the AWAKE store: pairs with S2. */
+	/* cmm_smp_mb(): the request before the AWAKE store; pairs with S2. */
 	fence(S);
+	/* uatomic_set(&crdp->sleep, CRDP_AWAKE): relaxed store (str) */
 	store(S, A_SLEEP, AWAKE);
+	/* futex_wake(&crdp->sleep, 1); the wake of crdp->state has no waiter here */
 	futex_wake_sleep(S);
-	/* i_crdp_wait_state(crdp, CRDP_STOPPED): acquire loads (and futex waits). */
+	/*
+	 * i_crdp_wait_state(crdp, CRDP_STOPPED): uatomic_load(&crdp->state,
+	 * CMM_ACQUIRE) (ldar) until the bit is set, futex waits in between.
+	 */
 	load_acq_until(S, A_STATE, s, STOPPED_SET);
 	s = 0;
 	/*
 	 * i_crdp_move_all: the callbacks left in the queue move, in order, to
 	 * the default worker (dequeue_blocking with nobody else on the queue:
-	 * a walk from the head).
+	 * a walk from the head; its next loads are acquire loads, ldar).
 	 */
 	load_acq(S, A_HEADNEXT, node);
 	do

@@ -46,6 +46,35 @@
  *     the includer keeps a ghost for such a load until pend_done_nd;
  *   - history of depth one: a load returns at most the value one store
  *     old, never two (a bound of the model, not of the hardware).
+ *
+ * The kinds of access the two models use, and what each is on the generic
+ * C11 layer (arch/include/urcu/uatomic/generic.h, arch/generic.h), on
+ * aarch64 (arch/aarch64.h + generic.h: there is no aarch64 uatomic file)
+ * and on x86 (uatomic/x86.h), with the helper below that models it:
+ *
+ *   kind            C source                 generic C11        aarch64            x86          helper
+ *   relaxed load    uatomic_read,            __atomic_load_n    ldr                mov          load
+ *                   CMM_LOAD_SHARED, plain   RELAXED (volatile)
+ *   acquire load    uatomic_load(, ACQUIRE)  __atomic_load_n    ldar               mov          load_acq
+ *                                            ACQUIRE
+ *   relaxed store   uatomic_set,             __atomic_store_n   str                mov          store
+ *                   CMM_STORE_SHARED, plain  RELAXED (volatile)
+ *   full fence      cmm_smp_mb               seq_cst fence      dmb ish            mfence       fence
+ *   full RMW        uatomic_xchg, _cmpxchg,  seq_cst builtin +  swpal/casal (or    lock xchg,   xchg, cmpxchg
+ *                   _add_return (no order)   cmm_smp_mb         ldaxr/stlxr) +     lock cmpxchg
+ *                                                               dmb ish
+ *   relaxed RMW     uatomic_or (no order),   RELAXED builtin    stset / ldxr-stxr  lock or      or_rlx, xchg_rlx,
+ *                   any RMW with RELAXED                                           (full)       cmpxchg_rlx
+ *   release RMW     an RMW with RELEASE      RELEASE builtin    swpl / ldxr-stlxr  lock ...     xchg_rel
+ *                                                                                  (full)
+ *   futex call      futex_wait, futex_wake   syscall: full barrier (the hash-bucket lock)    fence + the call
+ *
+ * On these kinds the generic layer and aarch64 agree (the two differ on
+ * cmm_smp_wmb and cmm_smp_rmb, which neither model uses), so -DWEAK stands
+ * for both.  Where C11 and ARMv8 hardware differ (a load that a branch
+ * depends on, which ARMv8 performs before the thread's later stores and
+ * C11 does not order), a model says so and checks both (callrcu-wake.pml,
+ * CTRL_DEP).  x86 has no relaxed or release RMW: TSO models them as full.
  */
 
 #ifndef SB

@@ -103,9 +103,9 @@ proctype enqueuer(byte e)
 	do
 	:: k < K ->
 		p = NODE(e * K + k);
-		/* The caller initialises its node: a plain store. */
+		/* The caller initialises its node: a plain store (relaxed store, str). */
 		store(e, A_PAY(p), PAYLOAD);
-		/* E1 node->next = NULL: a plain store (node still private). */
+		/* E1 node->next = NULL: a plain store (str; node still private). */
 		store(e, A_NEXT(p), NIL);
 		/*
 		 * E2 prev = uatomic_xchg(&tail->p, node): a full barrier
@@ -174,16 +174,17 @@ proctype dequeuer()
 			skip
 		};
 		assert(node != JUNK);
-		/* next = uatomic_load(&node->next, CMM_ACQUIRE) */
+		/* next = uatomic_load(&node->next, CMM_ACQUIRE): ldar */
 		load_acq(D, A_NEXT(node), nx);
 		assert(nx != JUNK);
 		if
 		:: nx == NIL ->
-			/* node looks last: CMM_STORE_SHARED(head->node.next, NULL) */
+			/* node looks last: CMM_STORE_SHARED(head->node.next, NULL), str */
 			store(D, A_HEADNEXT, NIL);
 			/*
 			 * uatomic_cmpxchg(&tail->p, node, &head->node): a full
-			 * barrier; the NULL store above reaches memory before
+			 * RMW (seq_cst builtin + cmm_smp_mb; casal or ldaxr/stlxr,
+			 * then dmb ish; x86 lock cmpxchg); the NULL store above reaches memory before
 			 * the tail says "empty", so it cannot overwrite the head
 			 * link of the enqueuer whose E2 reads that tail.
 			 */
@@ -200,12 +201,12 @@ proctype dequeuer()
 			:: else
 			fi;
 			r = 0;
-			/* An enqueuer did E2 after node: wait for its E3 (acquire). */
+			/* An enqueuer did E2 after node: wait for its E3 (acquire loads, ldar). */
 			load_acq_until(D, A_NEXT(node), nx, NONNIL);
 			assert(nx != JUNK)
 		:: else
 		fi;
-		/* CMM_STORE_SHARED(head->node.next, next) */
+		/* CMM_STORE_SHARED(head->node.next, next): relaxed store (str) */
 		store(D, A_HEADNEXT, nx);
 taken:
 		/*
