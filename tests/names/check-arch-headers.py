@@ -192,7 +192,7 @@ def main():
             # A known gap: failing is expected; passing means the mark goes.
             if ok:
                 failed += 1
-                print('not ok %d - %s (known gap closed: remove "todo:%s" from the data)'
+                print('not ok %d - %s (known gap closed: remove its todo:%s mark from the data)'
                       % (n, text, todo))
             else:
                 print('not ok %d - %s # TODO known gap (data: todo:%s)' % (n, text, todo))
