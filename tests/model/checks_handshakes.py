@@ -12,14 +12,15 @@ starts with "bug-", and the TSO run of a weak-only bug is its twin
 
 CALLRCU = "callrcu-wake.pml"
 WFCQ = "wfcqueue.pml"
+LITMUS = "litmus.pml"
 
 DEADLOCK = "invalid end state"
 
 
 def checks(Check, kind):
     if kind == "quick":
-        return quick(Check)
-    return full(Check)
+        return litmus_quick(Check) + quick(Check)
+    return litmus_full(Check) + full(Check)
 
 
 def cr(Check, name, defs, expect=None, why="", big=False, mode="safety"):
@@ -28,6 +29,53 @@ def cr(Check, name, defs, expect=None, why="", big=False, mode="safety"):
 
 def wq(Check, name, defs, expect=None, why="", big=False, mode="safety"):
     return Check(name, defs, mode, expect, why, big, model=WFCQ)
+
+
+def lt(Check, name, defs, allowed, why):
+    """A litmus test: an allowed outcome must be reached (the final
+    assertion fails), a forbidden one must not."""
+    prefix = {True: "allowed: ", False: "forbidden: ", None: "not produced: "}[allowed]
+    return Check(name, defs, "safety", "assertion violated" if allowed else None,
+                 prefix + why, model=LITMUS)
+
+
+def litmus_quick(Check):
+    w = ["-DWEAK"]
+    sb = ["-DSB_TEST"]
+    mp = ["-DMP_TEST"]
+    return [
+        lt(Check, "litmus-sb-tso", sb, True, "store buffering, x86's one reordering"),
+        lt(Check, "litmus-sb-weak", sb + w, True, "store buffering"),
+        lt(Check, "litmus-sb-fenced-weak", sb + ["-DFENCED"] + w, False,
+           "store buffering with cmm_smp_mb on both sides"),
+        lt(Check, "litmus-mp-tso", mp, False, "message passing, plain accesses on x86"),
+        lt(Check, "litmus-mp-weak", mp + w, True, "message passing, relaxed accesses"),
+        lt(Check, "litmus-mp-rel-acq-weak", mp + ["-DW_REL", "-DR_ACQ"] + w, False,
+           "message passing, release store and acquire load"),
+        lt(Check, "litmus-mp-rel-dep-weak", mp + ["-DW_REL", "-DR_DEP"] + w, False,
+           "message passing, release store and an address dependency"),
+        lt(Check, "litmus-corr-weak", ["-DCORR_TEST"] + w, False,
+           "two loads of one word going back in time (coherence)"),
+    ]
+
+
+def litmus_full(Check):
+    w = ["-DWEAK"]
+    mp = ["-DMP_TEST"]
+    return [
+        lt(Check, "litmus-sb-fenced-tso", ["-DSB_TEST", "-DFENCED"], False,
+           "store buffering with mfence on both sides"),
+        lt(Check, "litmus-mp-rel-weak", mp + ["-DW_REL"] + w, True,
+           "message passing, release store, relaxed loads (the loads reorder)"),
+        lt(Check, "litmus-mp-acq-weak", mp + ["-DR_ACQ"] + w, True,
+           "message passing, relaxed stores (they reorder), acquire load"),
+        lt(Check, "litmus-mp-wmb-acq-weak", mp + ["-DW_WMB", "-DR_ACQ"] + w, False,
+           "message passing, cmm_smp_wmb and acquire load"),
+        lt(Check, "litmus-corr-tso", ["-DCORR_TEST"], False, "coherence on x86"),
+        lt(Check, "litmus-lb-weak", ["-DLB_TEST"] + w, None,
+           "load buffering: ARMv8 allows it, the model never produces it (a bound: "
+           "late loads are ghosts where they matter)"),
+    ]
 
 
 def quick(Check):
