@@ -190,7 +190,7 @@ def full(Check):
            DEADLOCK, "E1 with CMM_RELEASE, two callers, ARMv8: lost wake-up"),
         cr(Check, "bug-callrcu-ack-no-fence-2e-weak",
            e2 + ["-DSTOP", "-DBUG_ACK_NO_FENCE"] + weak, "!(wpend)",
-           "worker_ack without its fence, two callers, ARMv8"),
+           "worker_ack without its fence, two callers, C11 late loads"),
         wq(Check, "wfcq-2e2k-weak", ["-DNE=2", "-DK=2"] + weak, big=True,
            why="two enqueuers, two nodes each, weak memory"),
         wq(Check, "wfcq-2e3k-tso", ["-DNE=2", "-DK=3"], big=True,
