@@ -233,6 +233,23 @@
 #endif
 
 /*
+ * WEAK: the words thread t loads with load_w (readers: gp.ctr, gp.futex,
+ * their waited byte, the pointers and objects; updaters: the reader words
+ * and the grace-period state).  Only these keep an old value and mayold
+ * bits: the others would be state that no load reads (load_w asserts that
+ * it is not asked for another word).
+ */
+#define STALE_R(a)	((a) == A_GCTR || (a) == A_FUTEX || \
+			 ((a) >= A_WAITED(0) && (a) < A_WAITED(NR)) || \
+			 ((a) >= A_PTR(0) && (a) < A_PTR(NU)) || \
+			 ((a) >= A_INIT(0) && (a) < A_INIT(NU)))
+#define STALE_U(a)	(((a) >= A_RCTR(0) && (a) < A_RCTR(NR)) || (a) == A_STARTED || \
+			 (a) == A_DONE || (a) == A_EPOCH || (a) == A_REQ || (a) == A_NWAIT)
+#define STALE_OK(t, a)	(((t) < NR && STALE_R(a) && \
+			  !((a) >= A_WAITED(0) && (a) < A_WAITED(NR) && (a) != A_WAITED(t))) || \
+			 ((t) >= NR && STALE_U(a)))
+
+/*
  * A step that contains a load of a word other threads write: a d_step under
  * TSO; under WEAK the load may choose an older value, a nondeterministic
  * choice that a d_step would resolve one fixed way, so an atomic step.
@@ -335,13 +352,17 @@ inline sb_store_rel(xp_, xa_, xv_)
 inline commit_nd(xp_, xa_, xv_)
 {
 #ifdef WEAK
-	old[xa_] = mem[xa_];
-	tk = 0;
-	do
-	:: tk < NBUF -> mayold[tk * NADDR + xa_] = (tk != xp_); tk++
-	:: else -> break
-	od;
-	tk = 0;
+	if
+	:: STALE_R(xa_) || STALE_U(xa_) ->
+		old[xa_] = mem[xa_];
+		tk = 0;
+		do
+		:: tk < NBUF -> mayold[tk * NADDR + xa_] = (tk != xp_ && STALE_OK(tk, xa_)); tk++
+		:: else -> break
+		od;
+		tk = 0
+	:: else
+	fi;
 #endif
 	mem[xa_] = xv_
 }
@@ -399,6 +420,7 @@ inline load_w(xp_, xa_, xr_)
 {
 	load_nd(xp_, xa_, xr_);
 #ifdef WEAK
+	assert(STALE_OK(xp_, xa_));
 	/* tf: the value came from the thread's own buffer */
 	ti = 0;
 	do
@@ -609,8 +631,8 @@ end:	do
 	}
 #if SB > 2
 	:: d_step {
-		sb_n[p] > 2 && !sb_r[p * SB + 2] && sb_a[p * SB + 2] != sb_a[p * SB]
-		&& sb_a[p * SB + 2] != sb_a[p * SB + 1] ->
+		(sb_n[p] > 2 && !sb_r[p * SB + 2] && sb_a[p * SB + 2] != sb_a[p * SB] &&
+		 sb_a[p * SB + 2] != sb_a[p * SB + 1]) ->
 		commit_nd(p, sb_a[p * SB + 2], sb_v[p * SB + 2]);
 		unbuffer_nd(p, 2)
 	}
