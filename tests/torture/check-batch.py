@@ -184,7 +184,7 @@ def parse_span(text):
 
 def check_progress(scn):
     master, slave = pty.openpty()
-    p = subprocess.Popen([utcheck.EXE, "--scenario=" + scn, "--flavor=memb,qsbr", "--duration=700ms", "--tap",
+    p = subprocess.Popen(utcheck.command() + ["--scenario=" + scn, "--flavor=memb,qsbr", "--duration=700ms", "--tap",
                           "--mode=gp-latency"],
                          stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
     os.close(slave)
@@ -396,7 +396,7 @@ def check_compare():
 def interrupt(args, sig, wait_for, timeout=60):
     """Start urcutorture, wait for a line of stdout matching wait_for, send sig."""
     errf = tempfile.TemporaryFile(mode="w+")
-    p = subprocess.Popen([utcheck.EXE] + args, stdout=subprocess.PIPE, stderr=errf,
+    p = subprocess.Popen(utcheck.command() + args, stdout=subprocess.PIPE, stderr=errf,
                          stdin=subprocess.DEVNULL, text=True)
     out = []
     t0 = time.time()

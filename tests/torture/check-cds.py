@@ -55,7 +55,7 @@ def check_queue_seeded(exe):
     """The seeded wfstack pop (a half-done push taken for the bottom of the
     stack, test-only structure busted-wfstack) must FAIL through lost_node
     within 10 s."""
-    args = [exe, "--mode=queue", "--structures=busted-wfstack", "--flavor=memb",
+    args = utcheck.command(exe) + ["--mode=queue", "--structures=busted-wfstack", "--flavor=memb",
             "--duration=3s", "--stat-interval=3s", "--json=-"]
     try:
         p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -117,7 +117,7 @@ def main():
     layout = sys.argv[4] if len(sys.argv) > 4 else "default"
     busted = flavor == "busted"
     tag = "%s/%s/%s" % (mode, flavor, layout)
-    args = [exe, "--mode=" + mode, "--flavor=" + flavor, "--call-rcu-layout=" + layout,
+    args = utcheck.command(exe) + ["--mode=" + mode, "--flavor=" + flavor, "--call-rcu-layout=" + layout,
             "--duration=1s", "--stat-interval=1s", "--stall-timeout=20s", "--json=-"]
     try:
         p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

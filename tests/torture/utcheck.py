@@ -4,11 +4,17 @@ check-batch.py, check-litmus.py): TAP ok/diag lines with a running count,
 running the tool, the last non-blank line of an output, the closing plan
 (or a skip), and the command line's dispatch to one check.
 
+Cross builds: meson puts the cross file's exe wrapper (qemu-user) in
+MESON_EXE_WRAPPER for a test whose arguments include a cross-built
+program; command() starts urcutorture behind it, so these checks run
+under emulation too (tools/check-arch.sh, `tools/dev.sh test32`).
+
 A check script either sets utcheck.EXE to the urcutorture binary, calls
 ok() for each assertion and returns finish() as its exit status, or hands
 main() a table of its checks, which does all three from the command line.
 """
 import os
+import shlex
 import subprocess
 import sys
 
@@ -33,9 +39,16 @@ def ok(cond, what, detail=""):
     return bool(cond)
 
 
+def command(exe=None):
+    """The words that start urcutorture (EXE, or exe): behind the exe
+    wrapper of a cross build (MESON_EXE_WRAPPER, e.g. qemu-aarch64 -L ...)
+    when meson sets one, else the program alone."""
+    return shlex.split(os.environ.get("MESON_EXE_WRAPPER", "")) + [exe or EXE]
+
+
 def run(args, timeout=120):
     """Run EXE with ARGS (stdin closed); returns (exit status, stdout, stderr)."""
-    p = subprocess.run([EXE] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    p = subprocess.run(command() + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        timeout=timeout, text=True, stdin=subprocess.DEVNULL)
     return p.returncode, p.stdout, p.stderr
 
