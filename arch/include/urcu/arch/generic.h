@@ -6,6 +6,13 @@
  * so this works on any architecture the compiler supports, and is the whole
  * architecture layer where no arch file exists (or URCU_ARCH_FORCE_GENERIC).
  */
+/*
+ * Included by name, go through <urcu/arch.h> first, so that the
+ * architecture file's definitions come first and this file only fills gaps
+ * (it includes us back, guarded, before our own guard below is set).
+ */
+#include <urcu/arch.h>
+
 #ifndef URCU_ARCH_GENERIC_H
 #define URCU_ARCH_GENERIC_H
 
