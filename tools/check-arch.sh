@@ -8,8 +8,7 @@
 #
 # ARCH is a Debian architecture name: arm64, armhf, armel, i386, ppc64el,
 # s390x (big-endian), riscv64, mips64el.  The build uses Debian's cross
-# compilers (i386: the host gcc with -m32, from gcc-multilib) and the cross
-# file arch/cross/<triplet>.ini, whose exe_wrapper runs each test under
+# compilers (gcc-<triplet>, g++-<triplet>) and the cross file arch/cross/<triplet>.ini, whose exe_wrapper runs each test under
 # qemu-<cpu> with the cross sysroot /usr/<triplet>.  BUILDDIR defaults to
 # $TMPDIR/urcu-<ARCH>-<user>.
 #
@@ -91,25 +90,16 @@ elapsed() {
 }
 
 # What the build and the tests need, as Debian packages and as commands.
-if [ "$arch" = i386 ]; then
-	packages="gcc-multilib g++-multilib qemu-user"
-	compilers="gcc g++"
-	wrapper=$qemu		# the host's own /lib32 and /lib/ld-linux.so.2
-else
-	packages="gcc-$triplet g++-$triplet qemu-user"
-	compilers="$triplet-gcc $triplet-g++"
-	wrapper="$qemu -L /usr/$triplet"
-fi
+# (i386 too: Debian's i686 cross compiler, not gcc -m32, whose gcc-multilib
+# conflicts with every Debian cross compiler.)
+packages="gcc-$triplet g++-$triplet qemu-user"
+compilers="$triplet-gcc $triplet-g++"
+wrapper="$qemu -L /usr/$triplet"
 packages="$packages meson ninja-build python3"
 have_all() {
 	for c in $compilers "$qemu" meson ninja python3; do
 		command -v "$c" >/dev/null 2>&1 || return 1
 	done
-	# gcc -m32 needs the multilib headers and libraries.
-	if [ "$arch" = i386 ]; then
-		echo 'int main(void){return 0;}' | gcc -m32 -x c -o /dev/null - 2>/dev/null ||
-			return 1
-	fi
 	return 0
 }
 if ! have_all; then
