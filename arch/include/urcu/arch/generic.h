@@ -17,6 +17,7 @@
 #define URCU_ARCH_GENERIC_H
 
 #include <stdint.h>
+#include <time.h>		/* the cycle counter fallback; as liburcu's */
 #include <urcu/compiler.h>
 #include <urcu/config.h>
 #include <urcu/syscall-compat.h>	/* SYS_*, as liburcu's arch headers */
@@ -158,8 +159,6 @@
  */
 #ifndef HAS_CAA_GET_CYCLES
 #define HAS_CAA_GET_CYCLES 1
-
-#include <time.h>
 
 typedef uint64_t caa_cycles_t;
 
