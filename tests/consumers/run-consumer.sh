@@ -143,7 +143,16 @@ tap_ok "$SRCPKG Build-Depends present (${#DEPS[@]} listed; liburcu-dev not insta
 # the system's sources and state are never written.
 aptdir="$cache/apt"
 mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial" "$aptdir/sources.list.d"
-mirror="${URCU_CONSUMERS_MIRROR:-http://deb.debian.org/debian}"
+# The mirror: URCU_CONSUMERS_MIRROR, else the first Debian archive URI of
+# the system's own apt sources (deb822 "URIs:" or one-line "deb" entries).
+mirror="${URCU_CONSUMERS_MIRROR:-$(sed -n -e 's/^URIs:[[:space:]]*\([^[:space:]]*\).*/\1/p' \
+	-e 's/^deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]*\).*/\2/p' \
+	/etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
+	{ grep -v -- '-security' || true; } | head -1)}"
+if [ -z "$mirror" ]; then
+	tap_not_ok "no apt source to take the Debian mirror from; set URCU_CONSUMERS_MIRROR"
+	finish
+fi
 signed=""
 [ -f /usr/share/keyrings/debian-archive-keyring.gpg ] &&
 	signed=" [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]"
