@@ -129,7 +129,12 @@ struct payload {
 	unsigned long check;	/* ~seq */
 };
 
-static struct payload mp_slots[64];
+/*
+ * One slot per publication, never reused: with a ring of slots a reader that
+ * was descheduled after loading the pointer could see the slot's next
+ * rewrite half done (new seq, old check), which is not an ordering bug.
+ */
+static struct payload mp_slots[MP_LOOPS + 1];
 static struct payload *mp_ptr;
 static unsigned long mp_bad, mp_bad_ptr, mp_seen;
 static int mp_reader_ready;
@@ -143,7 +148,7 @@ static void *mp_thread(void *arg)
 		while (!uatomic_load(&mp_reader_ready, CMM_RELAXED))
 			sched_yield();
 		for (i = 1; i <= MP_LOOPS; i++) {
-			struct payload *p = &mp_slots[i % 64];
+			struct payload *p = &mp_slots[i];
 
 			CMM_STORE_SHARED(mp_data, i);
 			/* Orders the data store before the flag store; pairs
@@ -176,13 +181,11 @@ static void *mp_thread(void *arg)
 		p = CMM_LOAD_SHARED(mp_ptr);
 		cmm_smp_read_barrier_depends();
 		if (p) {
-			unsigned long s = CMM_LOAD_SHARED(p->seq);
-			unsigned long c;
+			unsigned long want = (unsigned long) (p - mp_slots);
 
-			cmm_smp_rmb();
-			c = CMM_LOAD_SHARED(p->check);
-			/* the slot may be reused later, never seen older */
-			if (s == 0 || (c != ~s && ~c < s))
+			/* both fields were written before p was published */
+			if (CMM_LOAD_SHARED(p->seq) != want
+			    || CMM_LOAD_SHARED(p->check) != ~want)
 				mp_bad_ptr++;
 		}
 		mp_seen++;
