@@ -37,7 +37,8 @@
  * from before_fork to after_fork_*: the hash table registers its hooks from
  * cds_lfht_new(), which may run inside a read-side critical section or a
  * call_rcu callback, and before_fork waits for grace periods and for the
- * call_rcu threads (issue 23).  A registration that finds the lock taken
+ * call_rcu threads, so a registration that waited for the lock could
+ * deadlock the fork.  A registration that finds the lock taken
  * pushes its entry onto the lock-free stack `pending' (one CAS); every
  * holder of the lock moves pending entries into the list right after it
  * takes the lock and right before it releases it, and looks again after

@@ -15,8 +15,10 @@
  * or shrink decision) and from cds_lfht_destroy() (possibly in a call_rcu
  * callback).  A request takes no lock and never waits for this thread, nor
  * for anything the fork functions hold, so a fork, a grace period and a
- * request can never wait for one another (issue 23: they did when requests
- * took the queue mutex that before_fork held across the fork).
+ * request can never wait for one another (were a request to take a lock
+ * that before_fork holds across the fork, an updater would block inside its
+ * read-side section, the grace period that before_fork waits for would
+ * never end, and the fork would hang).
  *
  * The request protocol.  ht->work holds LFHT_WORK_QUEUED, what is asked
  * (LFHT_WORK_RESIZE, LFHT_WORK_DESTROY) and, above LFHT_WORK_GEN_SHIFT,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Progress of the stacks and queues with a thread frozen mid-operation
- * (issue 23 item 3; CDS.md: wfstack and wfcqueue pushes wait-free, lfstack
- * lock-free).  A stress test, not a benchmark.  Three parts, each run
+ * (the guarantees of CDS.md: wfstack and wfcqueue pushes wait-free,
+ * lfstack lock-free).  A stress test, not a benchmark.  Three parts, each run
  * ROUNDS times:
  *
  *  wfstack  The main thread pushes node F by hand and stops between the

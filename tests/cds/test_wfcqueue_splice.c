@@ -4,7 +4,8 @@
  * lock between them, while nodes are enqueued into it.  liburcu's
  * synchronization table allows that pair (splice as source against splice
  * as source), and programs written for liburcu do it (its own
- * test_urcu_wfcq -s); issue 23 item 6.  A stress test, not a benchmark.
+ * test_urcu_wfcq -s), so ours must allow it too.  A stress test, not a
+ * benchmark.
  *
  * SPLICERS threads splice the source into a private destination again and
  * again, and drain it, with the three splice forms: cds_wfcq_splice_blocking

@@ -10,7 +10,8 @@ C_FLAGS = ['-x', 'c', '-std=gnu11']
 CXX_FLAGS = ['-x', 'c++']
 WARN_FLAGS = ['-Wall', '-Wextra', '-Werror', '-fsyntax-only', '-pthread']
 
-# The flag sets real consumers build liburcu-style code with (issue 20):
+# The flag sets real consumers build liburcu-style code with, so that the
+# installed headers compile cleanly wherever such a consumer includes them:
 # (name, language, flags), each compiled with SET_WARN_FLAGS.  The sets add
 # the warnings such projects enable (the C++ ones those that apply to C++);
 # strict -std=c99 has no GNU keywords (typeof, asm) and no POSIX names from

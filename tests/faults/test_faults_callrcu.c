@@ -14,7 +14,7 @@
  *     CPU that refuses the affinity (EINVAL) gives an unbound worker;
  *   - create_all_cpu_call_rcu_data(): the same page: a negative error number
  *     with errno set to it (-ENOMEM: the per-CPU table or a worker; -EAGAIN:
- *     a worker's thread, see the report of issue 12), CPUs equipped before
+ *     a worker's thread, the pthread_create error negated), CPUs equipped before
  *     the error keep their workers;
  *   - and in every case nothing the library allocated stays allocated once
  *     the caller has cleaned up (free_all_cpu_call_rcu_data /

@@ -14,8 +14,9 @@
  *     "when the background thread cannot be started"): creating an
  *     auto-resize table gives NULL without a leak, a table without
  *     auto-resize needs no thread; once a thread can be created, creation
- *     starts it, updates that ask for resizes create none (issue 23: they
- *     run inside read-side critical sections), and the table's
+ *     starts it, updates that ask for resizes create none (they run
+ *     inside read-side critical sections, where a resize request must
+ *     neither wait nor fail), and the table's
  *     asynchronous destroy frees everything.
  */
 #include <errno.h>

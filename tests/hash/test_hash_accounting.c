@@ -13,7 +13,8 @@
  *            table (with and without AUTO_RESIZE: the control, which shows
  *            the probe sees per-update counting), none on a table with
  *            flags 0, and none on a CDS_LFHT_AUTO_RESIZE table without
- *            ACCOUNTING (before issue 23 item 4: 2 N, every update counted);
+ *            ACCOUNTING (such a table counts a fixed sample of the hash
+ *            values, which needs no sched_getcpu(): rculfhash.h);
  *   exact:   cds_lfht_count_nodes reports the exact split count of an
  *            ACCOUNTING table, 0 for an AUTO_RESIZE table without it;
  *   grow:    an AUTO_RESIZE table without ACCOUNTING created with one bucket

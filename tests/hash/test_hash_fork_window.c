@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * fork() while hash-table requests are in flight, in every flavor: the
- * deadlock of issue 23, item 1.  A stress test, not a benchmark.
+ * fork() while hash-table requests are in flight, in every flavor: a fork,
+ * a grace period and a resize or destroy request must never wait for one
+ * another (see "What it catches" below).  A stress test, not a benchmark.
  *
  * Workload (--ms=N, default 1500 ms of forking):
  *  - UPDATERS threads loop: create a CDS_LFHT_AUTO_RESIZE table of one

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Large resizes split across helper threads (issue 23 item 4;
- * rculfhash-helpers.c): every key stays findable during and after grows
+ * Large resizes split across helper threads (rculfhash-helpers.c): every key stays findable during and after grows
  * and shrinks whose passes run in parts on several threads, with lookups,
  * updates and grace periods running concurrently; and the helpers really
  * ran, or, when they could not be started, the resizing thread did their

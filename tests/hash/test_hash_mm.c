@@ -285,7 +285,7 @@ static void test_oom_grow(void)
 		tap_bail("cds_lfht_new_with_flavor_alloc failed");
 	k = t_meter_allocs(&m);
 	fill(ht, N);
-	/* Updates run inside read-side sections and must not allocate (issue 23). */
+	/* Updates run inside read-side sections, so they must not allocate. */
 	tap_ok(t_meter_allocs(&m) == k, "updates allocate nothing: the counters come with "
 		"the table (%ld allocations during %d adds)", t_meter_allocs(&m) - k, N);
 	bytes0 = live(&m.live_bytes);

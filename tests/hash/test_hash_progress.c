@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Progress of the hash table with a thread frozen mid-operation (issue 23
- * item 3; CDS.md: lookups wait-free, updates lock-free, resizes concurrent
- * with both).  A stress test, not a benchmark.
+ * Progress of the hash table with a thread frozen mid-operation (the
+ * guarantees of CDS.md: lookups wait-free, updates lock-free, resizes
+ * concurrent with both).  A stress test, not a benchmark.
  *
  * Threads: a resizer (cds_lfht_resize between 2^3 and 2^13 buckets, in a
  * loop: one pass links or unlinks thousands of bucket nodes), and UPDATERS

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The seeded-bug catalogue (issue 11, item 7): does each bug get caught?
+"""The seeded-bug catalogue: does each bug get caught?
 
 For every name of tests/seeded/catalogue.txt this script configures a
 scratch build with -Dseeded_bug=NAME (only the flavors that matter, no man

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Where the time of one grace period goes (issue 13, item 1): the phases of
+ * Where the time of one grace period goes: the phases of
  * synchronize_rcu() as timed by the library's own URCU_I_PHASE_TRACE hooks
  * (liburcu/src/urcu-phase-trace.h), with one reader (bench-reader.c) looping on short
  * read-side critical sections on the other CPU, as in bench-sync.c.

@@ -9,7 +9,7 @@ builds run interleaved, round after round (ours then liburcu in even rounds,
 liburcu then ours in odd ones), so that machine drift hits both alike; the
 read-side benchmarks run three short processes per side per round.  The
 result is one table: metric | ours | liburcu | ratio (ours/liburcu) | the
-target from the issues | verdict.
+project's target (TARGETS below) | verdict.
 
 liburcu is taken from --ref-dir (default /opt/liburcu-ref, a `dpkg -x` of
 liburcu-dev and liburcu8).  When that directory is absent, the packages are
@@ -130,7 +130,7 @@ RUNS += [
 ]
 # The hardware floor under a memb grace period (one cross-CPU membarrier,
 # and the same with no IPI), how synchronize_rcu grows with idle registered
-# threads, and thread registration churn while grace periods run (issue 13).
+# threads, and thread registration churn while grace periods run.
 RUNS += [
     ("scale-memb", ["-m", "floor"], 1, ["floor.membarrier.p50"]),
     ("scale-memb", ["-m", "floor-same"], 1, ["floor.membarrier_same.p50"]),
@@ -227,7 +227,7 @@ def estimate_s(name, args, quick):
 # the rate is threads / elapsed either way.
 CHURN_CAP_S = (10.0, 2.0)
 
-# The hash table (issue 7): lookups that hit at 1,000 keys (in cache) and
+# The hash table: lookups that hit at 1,000 keys (in cache) and
 # 1,000,000 keys (memory-bound), misses, a mixed workload with auto-resize,
 # an explicit resize storm, and the memory cost of an empty table.
 for _n in (1000, 1000000):
@@ -257,12 +257,14 @@ RUNS.append(("cds-memb", ["-m", "wfcqueue", "-c", "1", "-n", "64"], 1,
              ["cds.wfcqueue.1x1.n64%s" % _m for _m in
               ("", ".cpu", ".depth", ".lat.p50", ".lat.p99", ".csw")]))
 
-# Targets from issue 2 ("Performance targets") and issue 3.
+# The project's performance targets: what each metric must reach for the
+# library to be worth using instead of liburcu.
 #   ("ratio<=", x): ours/liburcu at most x;  ("ratio>=", x): at least x;
 #   ("ours<=", x): our absolute value at most x (in the metric's unit).
 TARGETS = {
-    # issue 13 item 1: memb and bp synchronize_rcu p50 within 1.2x of the
-    # membarrier floor measured in the same process
+    # memb and bp synchronize_rcu p50 within 1.2x of the membarrier floor
+    # measured in the same process: a grace period costs little more than
+    # the one system call it cannot avoid
     "sync.memb.over_floor": ("ours<=", 1.2),
     "sync.bp.over_floor": ("ours<=", 1.2),
     "read.memb.inline": ("ratio<=", 0.75),
@@ -275,11 +277,11 @@ TARGETS = {
     "cblat.memb.p50": ("ours<=", 250.0),
     "cblat.memb.p99": ("ours<=", 2000.0),
     "cbtput.memb.rate": ("ratio>=", 1.0),
-    # issue 13
+    # idle registered threads and registration churn
     "idle256.memb.p50": ("ratio<=", 0.5),
     "idle1024.memb.p50": ("ratio<=", 0.5),
     "churn.memb.rate": ("ratio>=", 1.0),
-    # issue 7 (hash table)
+    # the hash table
     "hash.hit1000.t1": ("ratio>=", 1.2),
     "hash.hit1000.t2": ("ratio>=", 1.2),
     "hash.hit1000000.t1": ("ratio>=", 1.15),
@@ -682,8 +684,8 @@ def print_table(results, units, rounds, failed, noise=None):
 
 def print_derived(results):
     """Figures computed from two rows: a grace period against its hardware
-    floor (issue 13: memb synchronize_rcu p50 within 1.2x of one cross-CPU
-    membarrier), and the cost of each idle registered thread (issue 13: at
+    floor (target: memb synchronize_rcu p50 within 1.2x of one cross-CPU
+    membarrier), and the cost of each idle registered thread (target: at
     most 30 ns per idle reader over the 1-reader p50)."""
     def med(side, m):
         vals = [v for v in results[side].get(m, []) if v is not None]
@@ -695,7 +697,7 @@ def print_derived(results):
         v = med("ours", m)
         if inline and v:
             lines.append("ours: %s / read.memb.inline = %.2f%s"
-                         % (m, v / inline, " (issue 13 item 4: <= 1.5)" if m.endswith("call")
+                         % (m, v / inline, " (target <= 1.5)" if m.endswith("call")
                             else ""))
     for side in SIDES:
         floor = med(side, "floor.membarrier.p50")
@@ -786,7 +788,7 @@ def plan_summary(runs, nbinaries):
             len(runs), total, total / 60.0, COMPILE_S * nbinaries)
 
 
-# --breakdown: flavors in the order of the issue, and the phases of
+# --breakdown: the flavors in the order the table lists them, and the phases of
 # liburcu/src/urcu-phase-trace.c (names as bench-breakdown prints them).
 BREAKDOWN_FLAVORS = ("memb", "bp", "qsbr", "mb", "signal")
 BREAKDOWN_PHASES = (
@@ -1075,7 +1077,8 @@ def self_test():
     check(verdict("sync.memb.p50", 0.57, 1.0, noise)[1] == "misses (within noise of the target)",
           "a miss inside the noise of the target says so")
     check(verdict("sync.memb.p50", 0.40, 1.0, noise)[1] == "meets", "a clear meet is plain")
-    # the issue's time budgets, on the plan (a quiet machine's estimates)
+    # the time budgets (full run 10 min, --quick 1 min), on the plan (a quiet
+    # machine's estimates)
     for quick, rounds, budget in ((False, 3, 600.0), (True, 1, 60.0)):
         o = argparse.Namespace(only=None, data_structures=False, quick=quick, breakdown=False)
         total = plan_summary(planned_runs(o, rounds), 2 * len(selected_binaries(o)))[0]

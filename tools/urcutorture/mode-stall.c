@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * stall mode: the library's stall warnings held against a stall that
- * urcutorture causes on purpose and measures itself (issue 21).
+ * urcutorture causes on purpose and measures itself, so that each report's
+ * timing and content can be checked against a known stall.
  *
  * Threads: one "stuck" reader, --readers plain readers (default 1) and one
  * updater.  The updater runs episodes back to back until --duration:

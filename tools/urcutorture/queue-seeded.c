@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The queue mode's seeded wfstack bug (test-only, issue 23): the structure
+ * The queue mode's seeded wfstack bug (test-only): the structure
  * busted-wfstack of --structures is the library's wfstack with this pop in
  * place of __cds_wfs_pop_blocking.  Like the busted flavors it lives in the
  * tool, not in the library: the library and its installed headers stay as
