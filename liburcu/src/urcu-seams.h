@@ -3,7 +3,7 @@
  * The library's test seams, all in one place.  Internal: never installed,
  * and no installed header refers to it.
  *
- * 1. Seeded bugs (tests/seeded, docs/TORTURE.md "The seeded-bug
+ * 1. Seeded bugs (tests/seeded, docs/TORTURE-SEEDED.md "The seeded-bug
  *    catalogue").  URCU_I_SEEDED(NAME) is an integer constant, 1 in a build
  *    that selected the seed NAME and 0 in every other build, so that a seed
  *    is written as an ordinary branch,
@@ -23,7 +23,7 @@
  *
  *    Adding a seed: its name in tests/seeded/catalogue.txt, the matching
  *    three lines below (the top meson.build refuses to configure when the
- *    two lists differ), the hook, and its row in docs/TORTURE.md.
+ *    two lists differ), the hook, and its row in docs/TORTURE-SEEDED.md.
  *
  * 2. Per-phase timing of synchronize_rcu() (bench-only, urcu-phase-trace.h).
  *    The URCU_I_PT_* hooks are empty unless URCU_I_PHASE_TRACE is defined,
