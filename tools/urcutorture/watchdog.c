@@ -418,7 +418,23 @@ static void thread_reset(struct ut_run *run, uint64_t now)
 	}
 }
 
-/* An updater-side thread, started and not finished, stuck alone. */
+/*
+ * Whether TID is inside a timed grace-period wait at the last sample: such a
+ * thread is judged by gp_stalled, whose report names the wait.  (Its last
+ * progress may predate the wait's start by more than a sample where threads
+ * run slowly, e.g. under emulation, so the generic check would fire first.)
+ */
+static bool in_timed_wait(pthread_t tid)
+{
+	for (int i = 0; i < gpw_nslots(); i++)
+		if ((gps.seq[i] & 1) &&
+		    pthread_equal(__atomic_load_n(&gpw.slot[i].thread, __ATOMIC_RELAXED), tid))
+			return true;
+	return false;
+}
+
+/* An updater-side thread, started and not finished, stuck alone (not in a
+ * grace-period wait: gp_stalled reports those). */
 static bool thread_stuck(struct ut_run *run, uint64_t now, uint64_t *idle)
 {
 	if (thr_n != run->nthreads || ut_should_stop(run))
@@ -434,7 +450,7 @@ static bool thread_stuck(struct ut_run *run, uint64_t now, uint64_t *idle)
 			thr_since[i] = now;
 			continue;
 		}
-		if (now - thr_since[i] >= run->cfg->stall_timeout_ns) {
+		if (now - thr_since[i] >= run->cfg->stall_timeout_ns && !in_timed_wait(t->tid)) {
 			*idle = now - thr_since[i];
 			return true;
 		}
@@ -466,15 +482,16 @@ static void *watchdog_fn(void *arg)
 		} else {
 			if (thr_n != wd_run->nthreads)
 				thread_reset(wd_run, now);
+			/* Grace periods are judged until the stop (teardown's own
+			 * waits fall to the progress sum below); first, so that
+			 * thread_stuck sees this sample's waits. */
+			if (!ut_should_stop(wd_run) && gp_stalled(wd_run, now, why, sizeof(why)))
+				stall_report(wd_run, why);
 			if (thread_stuck(wd_run, now, &idle)) {
 				snprintf(why, sizeof(why), "no progress for %.1f s by one thread",
 					 idle / 1e9);
 				stall_report(wd_run, why);
 			}
-			/* Grace periods are judged until the stop (teardown's own
-			 * waits fall to the progress sum below). */
-			if (!ut_should_stop(wd_run) && gp_stalled(wd_run, now, why, sizeof(why)))
-				stall_report(wd_run, why);
 			sum = progress_sum(wd_run);
 			if (sum != last_sum) {
 				last_sum = sum;
