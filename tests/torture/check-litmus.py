@@ -7,13 +7,14 @@ usage: check-litmus.py URCUTORTURE run FLAVOR DURATION
 
 run: one --mode=litmus run.  A real flavor must end in SUCCESS (exit 0) with
 no error, after rounds in which its reader saw both the old and the new
-object (the window was swept, not missed).  busted-order-updater and
-busted-order-reader must end in FAILURE, exit 1, through the litmus
-detector (a poisoned object read inside a read-side section), the first
-detection ending the run well before DURATION.  A seeded run that detects
-nothing is run once more; if that misses too while the load average is at
-least twice the CPUs, the check is skipped (the race needs both threads on
-CPU at once), otherwise it fails.
+object (the window was swept, not missed).  A seeded flavor (kind
+"seeded" in --list-flavors: busted-order-updater, busted-order-reader)
+must end in FAILURE, exit 1, through the litmus detector (a poisoned
+object read inside a read-side section), the first detection ending the
+run well before DURATION.  A seeded run that detects nothing is run once
+more; if that misses too while the load average is at least twice the
+CPUs, the check is skipped (the race needs both threads on CPU at once),
+otherwise it fails.
 
 modules: each seeded module exports exactly ut_seed_flavor_ops (its copy of
 the engine is local), and no compile command of the build other than the
@@ -34,7 +35,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import utcheck  # noqa: E402
 from utcheck import ok, last_line  # noqa: E402
 
-SEEDED = ("busted-order-updater", "busted-order-reader")
+
+def seeded_flavors():
+    """The flavors urcutorture --list-flavors marks seeded."""
+    rc, out, err = utcheck.run(["--list-flavors"], timeout=10)
+    if rc != 0:
+        ok(False, "--list-flavors: exit 0 (got %d)" % rc, out + err)
+    return {w[0] for w in (line.split() for line in out.splitlines())
+            if len(w) > 1 and w[1] == "seeded"}
 
 
 def parse_s(text):
@@ -68,8 +76,9 @@ def overloaded():
 
 
 def check_run(flavor, duration):
+    seeded = flavor in seeded_flavors()
     rc, out, err, rounds, old, new = litmus(flavor, duration)
-    if flavor in SEEDED and rc == 0:
+    if seeded and rc == 0:
         # Not detected: once more; a second miss on a quiet machine fails.
         print("# %s: not detected in %s (%d rounds, %s); running again"
               % (flavor, duration, rounds, overloaded()[1]))
@@ -81,7 +90,7 @@ def check_run(flavor, duration):
                   "too busy for the two threads to race" % (utcheck.count, flavor, duration,
                                                             rounds, why))
             return
-    if flavor not in SEEDED and rc == 0 and (old == 0 or new == 0):
+    if not seeded and rc == 0 and (old == 0 or new == 0):
         # A loaded machine can starve one side for the whole short run, so
         # that every round ends the same way: once more, three times longer.
         print("# %s: one side only (old %d / new %d) in %s; running 3s" % (flavor, old, new,
@@ -89,7 +98,7 @@ def check_run(flavor, duration):
         rc, out, err, rounds, old, new = litmus(flavor, "3s")
     text = out + err
     tag = "litmus %s" % flavor
-    if flavor in SEEDED:
+    if seeded:
         ok(rc == 1, "%s: exit 1 (got %d)" % (tag, rc), text)
         ok("poisoned inside its read-side section" in out,
            "%s: the litmus detector fired" % tag, text)

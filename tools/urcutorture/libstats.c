@@ -432,45 +432,6 @@ void ut_lib_free(struct ut_result *r)
 	r->lib = NULL;
 }
 
-/* ---- busted-stats: real grace periods, statistics that never count them ---- */
-
-static const struct ut_flavor_ops *stats_base;
-
-static int zero_stats(struct ut_gp_stats *out)
-{
-	int rc = stats_base->gp_stats(out);
-
-	if (!rc) {
-		out->completed = 0;
-		out->wait_ns_total = 0;
-		out->wait_ns_max = 0;
-		memset(out->hist, 0, sizeof(out->hist));
-	}
-	return rc;
-}
-
-/*
- * The busted flavors' base (ut_flavor_base: memb in a full build),
- * whose statistics say that none ever ended: the checks above must FAIL it
- * (gp_stats_mismatch) in every mode that runs synchronize_rcu.  NULL when
- * that flavor has no statistics (another library): not built in.
- */
-const struct ut_flavor_ops *ut_busted_stats_ops(const char *name)
-{
-	/* Filled on first use, which is option parsing in the main thread. */
-	static struct ut_flavor_ops ops;
-
-	if (!ops.name) {
-		stats_base = ut_flavor_base();
-		if (!stats_base || !stats_base->gp_stats)
-			return NULL;
-		ops = *stats_base;
-		ops.name = "busted-stats";
-		ops.gp_stats = zero_stats;
-	}
-	return &ops;
-}
-
 /* ---- reports ---- */
 
 void ut_lib_thread_name(const struct ut_result *r, int tid, char *buf, size_t len)

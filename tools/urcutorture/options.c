@@ -334,7 +334,7 @@ static int parse_flavors(const char *text, struct ut_config *cfg)
 			rc = usage_error("--flavor: unknown flavor '%s' (see --list-flavors)", tok);
 			break;
 		}
-		const struct ut_flavor_ops *ops = e->get(tok);
+		const struct ut_flavor_ops *ops = ut_flavor_entry_ops(e);
 
 		if (!ops) {
 			fprintf(stderr, "urcutorture: %s%s--flavor: flavor '%s' is not built into this binary\n",

@@ -9,7 +9,7 @@
  * version script seed-module.map exports ut_seed_flavor_ops alone; every
  * other symbol (urcu_memb_*, urcu_mb_*, urcu_common_*, ut_flavor_*) stays
  * local to the module, so its engine never clashes with the real flavor
- * libraries urcutorture is linked with.  seeded.c dlopen()s it.
+ * libraries urcutorture is linked with.  flavor-seeded.c dlopen()s it.
  *
  * The engine is the real one; the read side inlined into flavor-ops.c's
  * wrappers comes from the same headers, so the reader-side seed takes effect

@@ -2,7 +2,7 @@
 /*
  * The flavor interface: every call into the RCU library goes through a
  * struct ut_flavor_ops table (flavor-ops.c fills one per flavor), and the
- * flavor registry (flavors.c) names every flavor --flavor accepts.
+ * flavor registry (flavor-registry.c) names every flavor --flavor accepts.
  */
 #ifndef UT_FLAVOR_H
 #define UT_FLAVOR_H
@@ -114,8 +114,15 @@ struct ut_flavor_ops {
 /* Flavors compiled into this binary, NULL-terminated; busted is separate. */
 extern const struct ut_flavor_ops *const ut_flavors[];
 
-/* The flavor registry (flavors.c): every name --flavor accepts. */
+/* The flavor registry (flavor-registry.c): every name --flavor accepts. */
 enum ut_flavor_kind { UT_KIND_REAL, UT_KIND_BUSTED, UT_KIND_SEEDED };
+
+/*
+ * What a busted flavor changes in its base's table: ops is a copy of base,
+ * already renamed; false when that base cannot carry the bug (the flavor is
+ * then not built in).
+ */
+typedef bool ut_flavor_patch(struct ut_flavor_ops *ops, const struct ut_flavor_ops *base);
 
 struct ut_flavor_entry {
 	const char *name;
@@ -123,23 +130,26 @@ struct ut_flavor_entry {
 	/* seeded: the flavor whose engine its module is built from; NULL:
 	 * real, or busted (whose base is ut_flavor_base()). */
 	const char *base;
-	/* The table for name, NULL when not built into this binary. */
-	const struct ut_flavor_ops *(*get)(const char *name);
+	/* busted: its patch (flavor-busted.c); NULL for the other kinds. */
+	ut_flavor_patch *patch;
 	/* --help (wrapped there) and --list-flavors: one line. */
 	const char *help;
 };
 extern const struct ut_flavor_entry ut_flavor_registry[];	/* name NULL ends it */
 const struct ut_flavor_entry *ut_flavor_entry_find(const char *name);
 const char *ut_flavor_kind_name(enum ut_flavor_kind kind);
-/* The table of a registered name, NULL when unknown or not built in. */
+/*
+ * The table of a registered flavor, NULL when not built in: a real one's,
+ * or a test-only one derived from its base on first use (option parsing,
+ * main thread only).
+ */
+const struct ut_flavor_ops *ut_flavor_entry_ops(const struct ut_flavor_entry *e);
+/* The same by name, NULL also when unknown. */
 const struct ut_flavor_ops *ut_flavor_find(const char *name);
 /* The base of the busted flavors, NULL when none of its candidates is built. */
 const struct ut_flavor_ops *ut_flavor_base(void);
-const struct ut_flavor_ops *ut_busted_ops(const char *name);
-const struct ut_flavor_ops *ut_busted_hang_ops(const char *name);
-/* busted-freeze (freeze.c): grace periods stop ~1 s into a run until it stops. */
-const struct ut_flavor_ops *ut_busted_freeze_ops(const char *name);
-/* busted-stats (libstats.c): real grace periods, statistics that never count them. */
-const struct ut_flavor_ops *ut_busted_stats_ops(const char *name);
+/* A seeded flavor's base: its module's table (flavor-seeded.c); exits 3 when
+ * the module cannot be loaded or is built from another engine. */
+const struct ut_flavor_ops *ut_seeded_base(const struct ut_flavor_entry *e);
 
 #endif /* UT_FLAVOR_H */
