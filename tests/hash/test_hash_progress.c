@@ -9,7 +9,8 @@
  * updaters, each looking up keys of every updater as fast as it can, and
  * adding or deleting a node of its own keys at most once per UPDATE_NS.
  * The main thread freezes a victim again and again for --ms (default 1500
- * ms): it sends the victim SIGUSR2, whose handler blocks until thawed, so
+ * ms, longer until each victim was caught MIN_MID times inside its
+ * operation unless a round already failed, MAX_RUN_MS at most): it sends the victim SIGUSR2, whose handler blocks until thawed, so
  * the victim stops wherever it was: inside a grow or shrink pass (holding
  * the resize lock, resize_seq odd, some bucket nodes linked or unlinked),
  * or an updater inside its read-side section between any two instructions
@@ -49,6 +50,10 @@ enum {
 	MIN_UPDATES = 20,
 	DEADLINE_MS = 1000,
 	MIN_MID = 5,
+	/* The run goes on past --ms until each victim has MIN_MID freezes
+	 * inside its operation (a slow machine or an emulator does fewer
+	 * rounds per second), but never past this. */
+	MAX_RUN_MS = 20000,
 };
 
 struct pnode {
@@ -259,6 +264,8 @@ int main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGUSR2, &sa, NULL);
+	if (run_ms > MAX_RUN_MS)
+		run_ms = MAX_RUN_MS;
 	tap_diag("flavor %s: a resizer and %d updaters, freezing for %ld ms", T_FLAVOR,
 		UPDATERS, run_ms);
 
@@ -268,7 +275,7 @@ int main(int argc, char **argv)
 		tap_bail("cds_lfht_new_flavor failed");
 	for (i = 0; i < UPDATERS; i++) {
 		upd[i].id = i;
-		upd[i].pool_size = (run_ms + 1000) * POOL_PER_MS;
+		upd[i].pool_size = (MAX_RUN_MS + 1000) * POOL_PER_MS;
 		upd[i].pool = (struct pnode *) calloc((size_t) upd[i].pool_size, sizeof(struct pnode));
 		if (!upd[i].pool)
 			tap_bail("out of memory");
@@ -279,7 +286,10 @@ int main(int argc, char **argv)
 	T_FN(thread_offline)();
 	t_sleep_ms(20);		/* let the table fill */
 	start = t_now_ns();
-	for (v = 0; t_ms_since(start) < (double) run_ms; v ^= 1) {
+	for (v = 0; t_ms_since(start) < (double) run_ms ||
+		    ((mids[0] < MIN_MID || mids[1] < MIN_MID) && !fails[0] && !fails[1] &&
+		     t_ms_since(start) < MAX_RUN_MS);
+	     v ^= 1) {
 		if (!freeze_round(v ? upd[0].tid : resizer_tid, v ? &upd[0].in_op : &resizer_in_op,
 				v ? 0 : -1, names[v], &mid))
 			fails[v]++;
