@@ -11,8 +11,10 @@ figures present and non-zero, and its end-of-run accounting consistent; the
 busted flavor must end in FAILURE, exit 1 (never a crash or a stall), with
 the mode's poisoned-node detector having fired.  queue-seeded: the
 test-only structure busted-wfstack (a pop that takes a half-done push for
-the bottom) must FAIL through lost_node within 10 s.  Output is TAP; exit status
-0 when every check passed, 1 otherwise, 77 when the flavor is not built.
+the bottom) must FAIL through lost_node within 10 s (under an emulator,
+MESON_EXE_WRAPPER set, a miss is run again for 10 s, then skipped).  Output
+is TAP; exit status 0 when every check passed, 1 otherwise, 77 when the
+flavor is not built.
 """
 import json
 import os
@@ -55,13 +57,29 @@ def check_queue_seeded(exe):
     """The seeded wfstack pop (a half-done push taken for the bottom of the
     stack, test-only structure busted-wfstack) must FAIL through lost_node
     within 10 s."""
-    args = utcheck.command(exe) + ["--mode=queue", "--structures=busted-wfstack", "--flavor=memb",
-            "--duration=3s", "--stat-interval=3s", "--json=-"]
+    def once(duration, timeout):
+        args = utcheck.command(exe) + ["--mode=queue", "--structures=busted-wfstack",
+                                       "--flavor=memb", "--duration=" + duration,
+                                       "--stat-interval=" + duration, "--json=-"]
+        return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              stdin=subprocess.DEVNULL, timeout=timeout)
+
     try:
-        p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                           stdin=subprocess.DEVNULL, timeout=10)
+        p = once("3s", 10)
+        if p.returncode == 0 and os.environ.get("MESON_EXE_WRAPPER"):
+            # Under an emulator a translated block rarely stops between the
+            # exchange and the link store: once more, longer; a second
+            # miss there is a skip (natively a miss fails).
+            print("# queue-seeded: not reached in 3 s under %s; running 10 s"
+                  % os.environ["MESON_EXE_WRAPPER"].split()[0])
+            p = once("10s", 25)
+            if p.returncode == 0:
+                utcheck.count += 1
+                print("ok %d - # SKIP queue-seeded: the pop never ran between a push's "
+                      "exchange and its link store in 3 + 10 s under emulation" % utcheck.count)
+                return
     except subprocess.TimeoutExpired as e:
-        ok(False, "queue-seeded: finished within 10 s", e)
+        ok(False, "queue-seeded: finished within its time limit", e)
         return
     ok(p.returncode == 1 and last_line(p.stderr).startswith("End of test: FAILURE"),
        "queue-seeded: exit 1, End of test: FAILURE (got %d)" % p.returncode, p.stderr)
