@@ -201,10 +201,15 @@ static void say_backlog(size_t *len)
 	say(len, "\n");
 }
 
-/* Compose the report; registry lock held. */
+/*
+ * Compose the report; registry lock held.  Each reader's word is loaded once:
+ * the count in the headline and the threads named below it come from the
+ * same snapshot, even if a holdout leaves its critical section meanwhile.
+ */
 static void compose(unsigned long g, uint64_t now)
 {
-	struct urcu_i_reader *r;
+	struct urcu_i_reader *r, *named[STALL_MAX_NAMED];
+	unsigned long named_v[STALL_MAX_NAMED];
 	double waited = (double) (now - watch.start_ns) / 1e9;
 	size_t len = 0, nreg = 0, nheld = 0;
 
@@ -214,22 +219,19 @@ static void compose(unsigned long g, uint64_t now)
 		nreg++;
 		if (!(v & URCU_GP_NEST_MASK) || !((v ^ g) & URCU_GP_SEQ_MASK))
 			continue;
+		URCU_PROBE(stall, URCU_PROBE_FLAVOR, watch.seq, r->ktid, now - watch.start_ns,
+			v & URCU_GP_NEST_MASK);
+		if (nheld < STALL_MAX_NAMED) {
+			named[nheld] = r;
+			named_v[nheld] = v;
+		}
 		nheld++;
 	}
 	say(&len, "urcu: stall: urcu_%s grace period %lu has waited %.3f s for %zu of %zu "
 		"registered readers (report %u)\n", URCU_FLAVOR_NAME, watch.seq, waited, nheld,
 		nreg, watch.reports + 1);
-	nheld = 0;
-	cds_list_for_each_entry(r, &URCU_FN(i_registry).readers, node) {
-		unsigned long v = uatomic_load(&r->ctr, CMM_RELAXED);
-
-		if (!(v & URCU_GP_NEST_MASK) || !((v ^ g) & URCU_GP_SEQ_MASK))
-			continue;
-		URCU_PROBE(stall, URCU_PROBE_FLAVOR, watch.seq, r->ktid, now - watch.start_ns,
-			v & URCU_GP_NEST_MASK);
-		if (nheld++ < STALL_MAX_NAMED)
-			say_holdout(&len, r, v, waited);
-	}
+	for (size_t i = 0; i < nheld && i < STALL_MAX_NAMED; i++)
+		say_holdout(&len, named[i], named_v[i], waited);
 	if (nheld > STALL_MAX_NAMED)
 		say(&len, "urcu: stall:   ... and %zu more\n", nheld - STALL_MAX_NAMED);
 	say_backlog(&len);
