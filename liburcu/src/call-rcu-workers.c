@@ -67,7 +67,7 @@
 
 #include "call-rcu-internal.h"
 #include "probes.h"
-#include "urcu-seams.h"
+#include "urcu-steps.h"
 
 /* Enqueuers and the worker write different cache lines. */
 _Static_assert(offsetof(struct call_rcu_data, cbs_head) == CAA_CACHE_LINE_SIZE,
@@ -254,9 +254,7 @@ static void worker_run_batch(struct call_rcu_data *crdp)
 	URCU_PROBE(cb_batch_start, URCU_PROBE_FLAVOR, crdp, backlog);
 
 	/* One grace period for the whole batch (full barrier on both sides). */
-	/* seeded bug (test-only, tests/seeded) if skipped: the batch's callbacks run without a grace period */
-	if (!URCU_I_SEEDED(CB_BEFORE_GP))
-		URCU_FN(synchronize_rcu)();
+	URCU_I_STEP_BATCH_GP();
 	uatomic_set(&crdp->grace_periods, crdp->grace_periods + 1);
 
 	/* next is read before the callback frees node. */
@@ -267,9 +265,7 @@ static void worker_run_batch(struct call_rcu_data *crdp)
 		/* The nodes were written on other CPUs: fetch the next one early. */
 		if (next)
 			__builtin_prefetch(next);
-		/* seeded bug (test-only, tests/seeded): one callback in 4096 is dropped (counted, never invoked) */
-		if (!URCU_I_SEEDED(LOST_CALLBACK) || (invoked & 4095) != 4095)
-			head->func(head);
+		URCU_I_STEP_INVOKE(head, invoked);
 		/* Per callback, so that stats read after rcu_barrier() are exact. */
 		uatomic_set(&crdp->invoked, ++invoked);
 	}

@@ -53,7 +53,7 @@
 #include "call-rcu-internal.h"
 #include "urcu-stall.h"
 #include "probes.h"
-#include "urcu-seams.h"
+#include "urcu-steps.h"
 
 struct urcu_i_callrcu URCU_FN(i_callrcu) = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -408,16 +408,6 @@ struct barrier_head {
 	struct barrier_completion *done;
 };
 
-/*
- * Test-only (tests/seeded, early-barrier): what the barrier callbacks
- * decrement instead.  Defined under #if: data, which no dead branch
- * removes; every use is under URCU_I_SEEDED(EARLY_BARRIER).
- */
-extern struct barrier_completion URCU_FN(i_seed_early_barrier_done);
-#if URCU_I_SEEDED(EARLY_BARRIER)
-struct barrier_completion URCU_FN(i_seed_early_barrier_done);
-#endif
-
 static void barrier_callback(struct rcu_head *head)
 {
 	struct barrier_head *bh = caa_container_of(head, struct barrier_head, head);
@@ -426,12 +416,31 @@ static void barrier_callback(struct rcu_head *head)
 	/*
 	 * Full barrier (RMW): every callback this worker ran before us is
 	 * complete before rcu_barrier() can see zero; pairs with the acquire
-	 * load in rcu_barrier().  After the decrement to zero the waiter may
+	 * load in barrier_wait().  After the decrement to zero the waiter may
 	 * return and reuse the memory: only the address is passed to the
 	 * kernel below, nothing is accessed through it.
 	 */
 	if (uatomic_sub_return(remaining, 1) == 0)
 		urcu_common_futex_wake(remaining, 1);
+}
+
+/*
+ * Wait until the n barrier callbacks of heads have run (done counts them
+ * down), then free heads.  Blocks; qsbr: an online caller goes offline
+ * while waiting.
+ */
+static void barrier_wait(struct barrier_completion *done, struct barrier_head *heads,
+		int n)
+{
+	bool was_online = urcu_i_quiesce_begin();
+	int32_t v;
+
+	/* Acquire: pairs with the decrement in barrier_callback(). */
+	while ((v = uatomic_load(&done->remaining, CMM_ACQUIRE)) != 0)
+		urcu_common_futex_wait(&done->remaining, v);
+	urcu_i_quiesce_end(was_online);
+	free(heads);
+	URCU_PROBE(barrier_end, URCU_PROBE_FLAVOR, n);
 }
 
 /*
@@ -448,8 +457,6 @@ void URCU_FN(barrier)(void)
 	struct barrier_completion done;
 	struct barrier_head *heads;
 	struct call_rcu_data *crdp;
-	bool was_online;
-	int32_t v;
 	int n = 0, i = 0;
 
 #if !URCU_FLAVOR_IS_QSBR
@@ -480,26 +487,13 @@ void URCU_FN(barrier)(void)
 		urcu_common_die("rcu_barrier", "out of memory");
 	uatomic_set(&done.remaining, n);
 	cds_list_for_each_entry(crdp, &callrcu.workers, node) {
-		heads[i].done = &done;
-		/* seeded bug (test-only, tests/seeded): the callbacks count down a leaked counter, nobody waits */
-		if (URCU_I_SEEDED(EARLY_BARRIER))
-			heads[i].done = &URCU_FN(i_seed_early_barrier_done);
+		heads[i].done = URCU_I_STEP_BARRIER_COMPLETION(&done);
 		heads[i].head.func = barrier_callback;
 		URCU_FN(i_crdp_enqueue)(crdp, &heads[i].head.next);
 		i++;
 	}
 	urcu_i_callrcu_unlock();
-
-	/* seeded bug (test-only, tests/seeded): rcu_barrier returns before the callbacks queued before it ran */
-	if (URCU_I_SEEDED(EARLY_BARRIER))
-		return;	/* heads leaked: the queued barrier callbacks still use them */
-	was_online = urcu_i_quiesce_begin();
-	/* Acquire: pairs with the decrement in barrier_callback(). */
-	while ((v = uatomic_load(&done.remaining, CMM_ACQUIRE)) != 0)
-		urcu_common_futex_wait(&done.remaining, v);
-	urcu_i_quiesce_end(was_online);
-	free(heads);
-	URCU_PROBE(barrier_end, URCU_PROBE_FLAVOR, n);
+	URCU_I_STEP_BARRIER_WAIT(barrier_wait(&done, heads, n));
 }
 
 /* ---- Statistics (urcu/call-rcu-stats.h) ---------------------------------- */

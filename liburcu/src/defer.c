@@ -41,7 +41,7 @@
 
 #include "call-rcu-internal.h"
 #include "probes.h"
-#include "urcu-seams.h"
+#include "urcu-steps.h"
 
 #define DEFER_QUEUE_SIZE	4096UL	/* entries per thread; power of two */
 #define DEFER_QUEUE_MASK	(DEFER_QUEUE_SIZE - 1)
@@ -106,9 +106,7 @@ static void drain_locked(struct defer_queue *only)
 	}
 	if (!any)
 		return;
-	/* seeded bug (test-only, tests/seeded) if skipped: deferred functions run without a grace period */
-	if (!URCU_I_SEEDED(DEFER_NO_GP))
-		URCU_FN(synchronize_rcu)();
+	URCU_I_STEP_DEFER_GP();
 	cds_list_for_each_entry(q, &defer.queues, node) {
 		unsigned long i;
 

@@ -50,6 +50,12 @@
  * callers and in poll_state_synchronize_rcu(), so the caller's frees happen
  * after every critical section S waited for.
  *
+ * The numbering store, B1, F, S's load and the store of done are named
+ * steps, URCU_I_STEP_* (urcu-steps.h), each the code described here; a
+ * test-only seeded build swaps one for a known bug.  URCU_I_GP_PHASE marks
+ * the boundaries between phases for the stall watch, the USDT probes and
+ * the bench's phase trace (urcu-seams.h); it orders nothing.
+ *
  * Sharing grace periods
  * ---------------------
  * Callers compute their target, then either find done >= target, or become
@@ -90,8 +96,8 @@
 #include "urcu-internal.h"
 #include "urcu-stall.h"
 #include "probes.h"
-/* Seeded bugs and the bench-only URCU_I_PT_* phase-trace hooks. */
-#include "urcu-seams.h"
+/* The named steps (B1, F, S's load, ...) and the phase hook URCU_I_GP_PHASE. */
+#include "urcu-steps.h"
 
 /*
  * Rescans before sleeping: 1.5-2 us on the AMD Zen 4 guests here (one PAUSE
@@ -218,10 +224,7 @@ static bool reader_quiescent(unsigned long v, unsigned long g)
  */
 static bool reader_done(struct urcu_i_reader *r, unsigned long g)
 {
-	/* seeded bug (test-only, tests/seeded): the scan skips the second-oldest registered reader */
-	if (URCU_I_SEEDED(SKIP_READER) && r == URCU_FN(i_seed_second_reader)())
-		return true;
-	return reader_quiescent(uatomic_load(&r->ctr, CMM_ACQUIRE), g);
+	return reader_quiescent(URCU_I_STEP_SCAN_LOAD(r), g);
 }
 
 /* Bring scan_set up to date with the registry; false if out of memory. */
@@ -364,10 +367,7 @@ static void wait_for_readers(unsigned long g)
 			nbusy = rescan_busy(busy, nbusy, g, false);
 			continue;
 		}
-		if (armed)
-			URCU_I_PT_MARK(SCAN_SLEEP);
-		else
-			URCU_I_PT_MARK(SCAN_SPIN);
+		URCU_I_GP_PHASE(SCANNED, armed);
 		if (!armed) {
 			set_gp_flags(URCU_GP_WAITER, 0);
 			armed = true;
@@ -395,14 +395,13 @@ static void wait_for_readers(unsigned long g)
 		 */
 		URCU_FN(i_force_order)();
 		nbusy = rescan_busy(busy, nbusy, g, true);
-		URCU_I_PT_MARK(SCAN_ARM);
+		URCU_I_GP_PHASE(ARMED);
 		if (!nbusy)
 			break;
-		URCU_FN(i_watch_holdouts)(nbusy);
-		URCU_PROBE(gp_wait_readers, URCU_PROBE_FLAVOR, gp_state.started, nbusy);
+		URCU_I_GP_PHASE(SLEEP, gp_state.started, nbusy);
 		sleep_on_readers();
-		/* A stall report is due?  (It drops the registry lock around it.) */
-		URCU_FN(i_watch_check)(g);
+		/* A stall report, if one is due, drops the registry lock around it. */
+		URCU_I_GP_PHASE(WOKEN, g);
 		/*
 		 * The registry may have changed while unlocked (busy[] may
 		 * hold records of threads gone): a full pass.  A reader seen
@@ -413,10 +412,7 @@ static void wait_for_readers(unsigned long g)
 		 */
 		nbusy = scan_all(busy, g, true);
 	}
-	if (armed)
-		URCU_I_PT_MARK(SCAN_SLEEP);
-	else
-		URCU_I_PT_MARK(SCAN_SPIN);
+	URCU_I_GP_PHASE(SCANNED, armed);
 	if (armed) {
 		set_gp_flags(0, URCU_GP_WAITER);
 		/*
@@ -451,19 +447,12 @@ static void run_one_gp(void)
 
 	URCU_FN(i_lock)(&reg->lock);
 	/*
-	 * Number the grace period before forcing order: a caller that read
-	 * the old count has its removal ordered before B1 (its fence, then
-	 * our store here, then B1).
+	 * Number the grace period (started += 1) before forcing order: a
+	 * caller that read the old count has its removal ordered before B1
+	 * (its fence, then our store here, then B1).
 	 */
-	uatomic_store(&gp_state.started, gp_state.started + 1, CMM_RELAXED);
-	URCU_FN(i_watch_begin)(gp_state.started);
-	URCU_PROBE(gp_start, URCU_PROBE_FLAVOR, gp_state.started);
-	if (URCU_I_SEEDED(DONE_BEFORE_SCAN)) {
-		/* seeded bug (test-only, tests/seeded): done published before the scan, waiting callers return early */
-		uatomic_store(&gp_state.done, gp_state.done + 1, CMM_RELEASE);
-	}
-	URCU_I_PT_GP();
-	URCU_I_PT_MARK(REG_LOCK);
+	URCU_I_STEP_NUMBER_GP(&gp_state);
+	URCU_I_GP_PHASE(GP_START, gp_state.started);
 	if (cds_list_empty(&reg->readers)) {
 		/*
 		 * No reader, no flip: a thread registering later takes the
@@ -488,37 +477,31 @@ static void run_one_gp(void)
 #if URCU_I_B1_UNLOCKED
 		URCU_FN(i_unlock)(&reg->lock);
 #endif
-		/* seeded bug (test-only, tests/seeded) if skipped: no B1, a reader's word store may pass our scan (case (a) lost) */
-		if (!URCU_I_SEEDED(ORDER_UPDATER))
-			URCU_FN(i_force_order)();
+		URCU_I_STEP_B1();
 #if URCU_I_B1_UNLOCKED
 		URCU_FN(i_lock)(&reg->lock);
 #endif
-		URCU_I_PT_MARK(ORDER);
-		/* seeded bug (test-only, tests/seeded) if skipped: no flip, so every reader already carries g's sequence */
-		if (!URCU_I_SEEDED(NO_FLIP))
-			CMM_STORE_SHARED(URCU_FN(i_gp).ctr,
-					URCU_FN(i_gp).ctr + URCU_GP_SEQ_STEP);
-		URCU_I_PT_MARK(FLIP);
+		URCU_I_GP_PHASE(ORDERED);
+		/* F: gp.ctr += URCU_GP_SEQ_STEP, then S. */
+		URCU_I_STEP_FLIP();
+		URCU_I_GP_PHASE(FLIPPED);
 		wait_for_readers(URCU_FN(i_gp).ctr);
 	}
 unlock:
 	URCU_FN(i_unlock)(&reg->lock);
 	/*
-	 * Release: the readers' critical sections (ordered before us by the
-	 * acquire scan loads) happen before anyone sees this grace period
-	 * done; pairs with the acquire load in gp_done().
+	 * done += 1, release: the readers' critical sections (ordered before
+	 * us by the acquire scan loads) happen before anyone sees this grace
+	 * period done; pairs with the acquire load in gp_done().
 	 */
-	if (!URCU_I_SEEDED(DONE_BEFORE_SCAN))
-		uatomic_store(&gp_state.done, gp_state.done + 1, CMM_RELEASE);
-	URCU_FN(i_watch_end)();
-	URCU_I_PT_MARK(GP_END);
+	URCU_I_STEP_PUBLISH_DONE(&gp_state);
+	URCU_I_GP_PHASE(GP_END);
 }
 
 /* Wait until grace period number target has completed. */
 static void wait_for_gp(unsigned long target)
 {
-	URCU_I_PT_MARK(ENTRY);
+	URCU_I_GP_PHASE(GP_WAIT);
 	for (;;) {
 		/*
 		 * Acquire: read epoch before trying for leadership, so a
@@ -529,7 +512,7 @@ static void wait_for_gp(unsigned long target)
 		if (gp_done(target))
 			return;
 		if (pthread_mutex_trylock(&gp_state.leader_lock) == 0) {
-			URCU_I_PT_MARK(LEADER_LOCK);
+			URCU_I_GP_PHASE(LEADER);
 			while (!gp_done(target))
 				run_one_gp();
 			/* One more for callers that queued meanwhile. */
@@ -544,7 +527,7 @@ static void wait_for_gp(unsigned long target)
 			(void) uatomic_add_return(&gp_state.epoch, 1);
 			if (uatomic_read(&gp_state.nwaiters))
 				urcu_common_futex_wake(&gp_state.epoch, INT_MAX);
-			URCU_I_PT_MARK(WAKE);
+			URCU_I_GP_PHASE(LEADER_DONE);
 			return;
 		}
 		request_gp(target);
@@ -558,7 +541,7 @@ static void wait_for_gp(unsigned long target)
 		 * epoch re-read at the top (acquire) orders what follows.
 		 */
 		(void) uatomic_sub_return(&gp_state.nwaiters, 1);
-		URCU_I_PT_MARK(WAIT_LEADER);
+		URCU_I_GP_PHASE(FOLLOWER_WOKEN);
 	}
 }
 
@@ -588,7 +571,7 @@ void URCU_FN(synchronize_rcu)(void)
 	/* Counted only by debug builds (read_lock is free otherwise). */
 	unsigned int debug_nest = URCU_FN(i_reader).debug_nest;
 
-	URCU_I_PT_BEGIN();
+	URCU_I_GP_PHASE(SYNC_ENTER);
 
 	if (debug_nest) {
 		URCU_FN(i_debug_misuse)("synchronize_rcu");
@@ -598,17 +581,15 @@ void URCU_FN(synchronize_rcu)(void)
 	if (was_online)
 		URCU_FN(thread_offline)();
 #else
-	URCU_I_PT_BEGIN();
+	URCU_I_GP_PHASE(SYNC_ENTER);
 	if (URCU_FN(i_read_ongoing)())
 		urcu_common_die("synchronize_rcu",
 			"called inside a read-side critical section (urcu_%s flavor): this would deadlock",
 			URCU_FLAVOR_NAME);
 #endif
-	URCU_FN(i_watch_waiter)(1);
-	/* seeded bug (test-only, tests/seeded) if skipped: synchronize_rcu returns without waiting for readers */
-	if (!URCU_I_SEEDED(SKIP_WAIT))
-		wait_for_gp(gp_target());
-	URCU_FN(i_watch_waiter)(-1);
+	URCU_I_GP_PHASE(SYNC_WAIT);
+	URCU_I_STEP_SYNC_WAIT(wait_for_gp(gp_target()));
+	URCU_I_GP_PHASE(SYNC_WAITED);
 	/* Full fence: the caller's later accesses follow the grace period. */
 	cmm_smp_mb();
 #if URCU_FLAVOR_IS_QSBR
@@ -616,7 +597,7 @@ void URCU_FN(synchronize_rcu)(void)
 		URCU_FN(thread_online)();
 	URCU_FN(i_reader).debug_nest = debug_nest;
 #endif
-	URCU_I_PT_END();
+	URCU_I_GP_PHASE(SYNC_EXIT);
 }
 
 /*
@@ -769,10 +750,7 @@ struct urcu_gp_poll_state URCU_FN(start_poll_synchronize_rcu)(void)
  */
 bool URCU_FN(poll_state_synchronize_rcu)(struct urcu_gp_poll_state state)
 {
-	/* seeded bug (test-only, tests/seeded): a cookie reports complete one grace period early */
-	if (URCU_I_SEEDED(EARLY_POLL))
-		return gp_done(state.grace_period_id - 1);
-	return gp_done(state.grace_period_id);
+	return gp_done(URCU_I_STEP_POLL_TARGET(state.grace_period_id));
 }
 
 /* ---- fork ------------------------------------------------------------------ */

@@ -12,9 +12,10 @@
 #include "flavor.h"
 
 /*
- * The registered readers, protected by lock.  gen changes (under lock) with
- * every change of the list, so that the grace-period leader knows when its
- * dense copy of the list (urcu-gp.c, struct scan_set) must be rebuilt.
+ * The registered readers, protected by lock, newest first (a registration
+ * adds at the head; nothing reorders the list).  gen changes (under lock)
+ * with every change of the list, so that the grace-period leader knows when
+ * its dense copy of the list (urcu-gp.c, struct scan_set) must be rebuilt.
  */
 struct urcu_i_registry {
 	pthread_mutex_t lock;
@@ -43,16 +44,6 @@ void URCU_FN(i_gp_fork_child)(void);
 void URCU_FN(i_fork_prepare)(void);
 void URCU_FN(i_fork_parent)(void);
 void URCU_FN(i_fork_child)(void);
-
-/*
- * urcu-reader.c, test-only (tests/seeded, skip-reader): registration order
- * kept, and the second-oldest registered reader, or NULL.  Defined only in a
- * skip-reader build; every call is under URCU_I_SEEDED(SKIP_READER)
- * (urcu-seams.h), which other builds fold away.
- */
-void URCU_FN(i_seed_order_add)(struct urcu_i_reader *r);
-void URCU_FN(i_seed_order_del)(struct urcu_i_reader *r);
-struct urcu_i_reader *URCU_FN(i_seed_second_reader)(void);
 
 void URCU_FN(i_lock)(pthread_mutex_t *m);
 void URCU_FN(i_unlock)(pthread_mutex_t *m);

@@ -31,7 +31,7 @@
 
 #include "urcu-internal.h"
 #include "probes.h"
-#include "urcu-seams.h"
+#include "urcu-steps.h"
 
 URCU_API __thread struct urcu_i_reader URCU_FN(i_reader) URCU_I_TLS_MODEL = {
 	.ctr = URCU_READER_UNREGISTERED,
@@ -106,41 +106,6 @@ static void __attribute__((destructor)) flavor_destructor(void)
 	URCU_FN(exit)();
 }
 
-/*
- * Test-only (tests/seeded, skip-reader): the registered readers in
- * registration order, under the registry lock (the registry list itself is
- * reordered by every scan).  Past 1024 readers the newest are not tracked.
- * Under #if: data and external functions, which no dead branch removes
- * (the callers' `if (URCU_I_SEEDED(SKIP_READER))` fold away elsewhere).
- */
-#if URCU_I_SEEDED(SKIP_READER)
-static struct urcu_i_reader *seed_order[1024];
-static unsigned int seed_count;
-
-void URCU_FN(i_seed_order_add)(struct urcu_i_reader *r)
-{
-	if (seed_count < 1024)
-		seed_order[seed_count++] = r;
-}
-
-void URCU_FN(i_seed_order_del)(struct urcu_i_reader *r)
-{
-	unsigned int i;
-
-	for (i = 0; i < seed_count && seed_order[i] != r; i++)
-		;
-	if (i == seed_count)
-		return;
-	memmove(&seed_order[i], &seed_order[i + 1], (seed_count - i - 1) * sizeof(r));
-	seed_count--;
-}
-
-struct urcu_i_reader *URCU_FN(i_seed_second_reader)(void)
-{
-	return seed_count >= 2 ? seed_order[1] : NULL;
-}
-#endif
-
 static void do_register(struct urcu_i_reader *r, bool lazy)
 {
 	struct urcu_i_registry *reg = &URCU_FN(i_registry);
@@ -157,8 +122,6 @@ static void do_register(struct urcu_i_reader *r, bool lazy)
 	uatomic_store(&r->ctr, 0UL, CMM_RELAXED);
 	cds_list_add(&r->node, &reg->readers);
 	reg->gen++;
-	if (URCU_I_SEEDED(SKIP_READER))
-		URCU_FN(i_seed_order_add)(r);
 	URCU_FN(i_unlock)(&reg->lock);
 	URCU_PROBE(thread_register, URCU_PROBE_FLAVOR, r->ktid, (int) lazy);
 	if (exit_key_ready) {
@@ -184,8 +147,6 @@ static void do_unregister(struct urcu_i_reader *r)
 	URCU_FN(i_lock)(&reg->lock);
 	cds_list_del(&r->node);
 	reg->gen++;
-	if (URCU_I_SEEDED(SKIP_READER))
-		URCU_FN(i_seed_order_del)(r);
 	/*
 	 * Release: like an unlock, in case the thread dies inside a critical
 	 * section; the record leaves the registry under the lock anyway.
@@ -238,12 +199,7 @@ void URCU_FN(register_thread)(void)
 	}
 	do_register(r, false);
 #if URCU_FLAVOR_IS_QSBR
-	URCU_FN(thread_online)();
-	if (URCU_I_SEEDED(QSBR_UNPUBLISHED)) {
-		/* seeded bug (test-only, tests/seeded): registration still publishes, as thread_online should */
-		uatomic_store(&r->ctr, CMM_LOAD_SHARED(URCU_FN(i_gp).ctr), CMM_RELAXED);
-		cmm_smp_mb();
-	}
+	URCU_I_STEP_REGISTER_ONLINE(r);
 #endif
 }
 
@@ -398,9 +354,7 @@ void URCU_FN(thread_online)(void)
 			"thread is not registered with urcu_qsbr; it stays unprotected");
 		return;
 	}
-	/* seeded bug (test-only, tests/seeded) if skipped: coming back online publishes no snapshot, the thread stays invisible */
-	if (!URCU_I_SEEDED(QSBR_UNPUBLISHED))
-		uatomic_store(&r->ctr, CMM_LOAD_SHARED(URCU_FN(i_gp).ctr), CMM_RELAXED);
+	URCU_I_STEP_ONLINE_PUBLISH(r);
 	/*
 	 * Full fence: the online announcement precedes the read-side loads
 	 * that follow; pairs with B1 in run_one_gp().
@@ -424,16 +378,6 @@ void URCU_FN(thread_online)(void)
 {
 }
 
-/*
- * Test-only (tests/seeded, bp-register-race): the thread is in its
- * unpublished first section.  Defined under #if: data, which no dead branch
- * removes; every use is under URCU_I_SEEDED(BP_REGISTER_RACE).
- */
-extern __thread int URCU_FN(i_seed_first_unpublished);
-#if URCU_I_SEEDED(BP_REGISTER_RACE)
-__thread int URCU_FN(i_seed_first_unpublished);
-#endif
-
 void URCU_FN(i_read_lock_slow)(void)
 {
 	struct urcu_i_reader *r = &URCU_FN(i_reader);
@@ -452,12 +396,7 @@ void URCU_FN(i_read_lock_slow)(void)
 				"thread is not registered with the urcu_%s flavor; registered it "
 				"implicitly until it exits", URCU_FLAVOR_NAME);
 		do_register(r, true);
-		if (URCU_I_SEEDED(BP_REGISTER_RACE)) {
-			/* seeded bug (test-only, tests/seeded): the first section after lazy registration is never published */
-			URCU_FN(i_seed_first_unpublished) = 1;
-			return;
-		}
-		URCU_FN(i_read_lock)();
+		URCU_I_STEP_LAZY_LOCK();
 		return;
 	}
 	/* liburcu: the depth carries into its phase bit, breaking grace periods. */
@@ -469,11 +408,9 @@ void URCU_FN(i_read_unlock_misuse)(void)
 {
 	unsigned long nest = URCU_FN(i_reader).ctr & URCU_GP_NEST_MASK;
 
-	/* Seeded (bp-register-race): the unlock that ends the unpublished first section (see i_read_lock_slow). */
-	if (URCU_I_SEEDED(BP_REGISTER_RACE) && nest == 0 && URCU_FN(i_seed_first_unpublished)) {
-		URCU_FN(i_seed_first_unpublished) = 0;
+	/* The end of a section that lazy registration entered uncounted. */
+	if (URCU_I_STEP_UNCOUNTED_UNLOCK(nest))
 		return;
-	}
 	if (nest == URCU_READER_UNREGISTERED) {
 		/*
 		 * Not registered, so no section to end (read_lock would have
