@@ -13,8 +13,9 @@ must end in FAILURE, exit 1, through the litmus detector (a poisoned
 object read inside a read-side section), the first detection ending the
 run well before DURATION.  A seeded run that detects nothing is run once
 more; if that misses too while the load average is at least twice the
-CPUs, the check is skipped (the race needs both threads on CPU at once),
-otherwise it fails.
+CPUs, the check is skipped (the race needs both threads on CPU at once), as
+it is under an emulator (MESON_EXE_WRAPPER set: qemu-user on x86 does not
+reproduce the reordering), otherwise it fails.
 
 modules: each seeded module exports exactly ut_seed_flavor_ops (its copy of
 the engine is local), and no compile command of the build other than the
@@ -84,6 +85,16 @@ def check_run(flavor, duration):
               % (flavor, duration, rounds, overloaded()[1]))
         rc, out, err, rounds, old, new = litmus(flavor, duration)
         busy, why = overloaded()
+        wrapper = os.environ.get("MESON_EXE_WRAPPER", "").split()
+        if rc == 0 and wrapper:
+            # qemu-user on an x86 host runs the guest with the host's TSO
+            # and its own fences: the store-buffering reordering this seed
+            # needs mostly never happens there (README, "Architectures").
+            utcheck.count += 1
+            print("ok %d - # SKIP litmus %s: not detected in 2 x %s (%d rounds) under %s, "
+                  "which does not reproduce the reordering" % (utcheck.count, flavor, duration,
+                                                              rounds, wrapper[0]))
+            return
         if rc == 0 and busy:
             utcheck.count += 1
             print("ok %d - # SKIP litmus %s: not detected in 2 x %s (%d rounds), %s: "
