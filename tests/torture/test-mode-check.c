@@ -42,18 +42,33 @@ static const struct ut_mode_role no_fn_role[] = {
 	{ "writer", UT_ROLE_UPDATER, false, NULL },
 };
 
-static const struct ut_mode_opt bad_default_opts[] = {
-	{ "level", "level", UT_OPT_COUNT, 1, 9, 10, UT_OPT_STALL_NONE, false, false, "a level" },
+static const struct ut_opt bad_default_opts[] = {
+	{ .name = "level", .json = "level", .type = UT_OPT_COUNT, .lo = 1, .hi = 9, .def = 10,
+	  .help = "a level" },
 	{ NULL }
 };
 
-static const struct ut_mode_opt no_help_opts[] = {
-	{ "level", "level", UT_OPT_COUNT, 1, 9, 5, UT_OPT_STALL_NONE, false, false, NULL },
+static const struct ut_opt no_help_opts[] = {
+	{ .name = "level", .json = "level", .type = UT_OPT_COUNT, .lo = 1, .hi = 9, .def = 5 },
 	{ NULL }
 };
 
-static const struct ut_mode_opt good_opts[] = {
-	{ "level", "level", UT_OPT_COUNT, 1, 9, 5, UT_OPT_STALL_NONE, false, false, "a level" },
+static const struct ut_opt good_opts[] = {
+	{ .name = "level", .json = "level", .type = UT_OPT_COUNT, .lo = 1, .hi = 9, .def = 5,
+	  .help = "a level" },
+	{ NULL }
+};
+
+/* A mode option may not name a field or carry a parse hook. */
+static const struct ut_opt field_opts[] = {
+	{ .name = "level", .json = "level", .type = UT_OPT_COUNT, .lo = 1, .hi = 9, .def = 5,
+	  .help = "a level", .size = 4 },
+	{ NULL }
+};
+
+/* A non-zero duration may not default to zero. */
+static const struct ut_opt zero_dur_opts[] = {
+	{ .name = "hold", .json = "hold_ns", .type = UT_OPT_DUR_NZ, .help = "how long" },
 	{ NULL }
 };
 
@@ -96,6 +111,8 @@ int main(void)
 	m = complete; m.errors = nine_errors; expect_fail(m, "too many error names");
 	m = complete; m.opts = bad_default_opts; expect_fail(m, "an option whose default is out of range");
 	m = complete; m.opts = no_help_opts; expect_fail(m, "an option without help");
+	m = complete; m.opts = field_opts; expect_fail(m, "a mode option naming a field");
+	m = complete; m.opts = zero_dur_opts; expect_fail(m, "a non-zero duration defaulting to 0");
 	m = complete; m.opts = good_opts;
 	tap_ok(ut_mode_check(&m, err, sizeof(err)) == 0, "a complete option table accepted");
 	m = complete; m.errors = nine_errors + 1;

@@ -61,8 +61,8 @@ struct crash_text {
 	bool tap;		/* human lines as "# " comments, TAP lines on stdout */
 	const char *mode, *flavor, *layout;
 	char what[256];		/* "  mode queue, flavor memb, call_rcu layout default, seed 1\n" */
-	char end[1040];		/* "End of test: CRASH ...\n" */
-	char tap_lines[256];	/* "not ok N - ... # CRASH\nBail out! crash\n", or "" */
+	char *end;		/* "End of test: CRASH ...\n" ("# " first under TAP) */
+	char *tap_lines;	/* "not ok N - ... # CRASH ...\nBail out! crash\n", or "" */
 	int json_fd;		/* -1: no --json */
 	char *doc;		/* the rendered document */
 	size_t pre_len;		/* doc[0, pre_len): up to the crash member's value */
@@ -230,8 +230,10 @@ static void human_report(const struct crash_text *t, int sig, const void *addr,
 	put(&c, "FAILURE: crashed (likely use after free)\n");
 	emit(t, &c);
 	if (t) {
-		write_all(t->human_fd, t->end, strlen(t->end));
-		write_all(1, t->tap_lines, strlen(t->tap_lines));
+		if (t->end)
+			write_all(t->human_fd, t->end, strlen(t->end));
+		if (t->tap_lines)
+			write_all(1, t->tap_lines, strlen(t->tap_lines));
 	}
 }
 
@@ -413,53 +415,60 @@ void ut_crash_json_marker(const void *arg, FILE *f)
 	fputs(CRASH_MARKER, f);
 }
 
-/* The JSON document of a crash in this combination, split at the marker. */
-static void render_json(struct crash_text *t, const struct ut_batch *b,
-			const struct ut_result *all, int n)
+/* The JSON document, split at the marker where the "crash" member goes. */
+static void split_json(struct crash_text *t, FILE *json)
 {
-	struct ut_batch copy = *b;
-	size_t size = 0;
-	FILE *m;
-	char *at;
+	char *at = t->doc ? strstr(t->doc, CRASH_MARKER) : NULL;
 
 	t->json_fd = -1;
-	if (!b->global->json)
-		return;
-	copy.elapsed_s = (ut_now_ns() - b->t_start_ns) / 1e9;
-	m = open_memstream(&t->doc, &size);
-	if (!m)
-		return;
-	ut_report_json(&copy, all, n, UT_CRASH, UT_EXIT_FAILURE, m, NULL);
-	fclose(m);
-	at = t->doc ? strstr(t->doc, CRASH_MARKER) : NULL;
 	if (!at)
 		return;
 	t->pre_len = (size_t)(at - t->doc);
 	t->post = at + strlen(CRASH_MARKER);
 	t->post_len = strlen(t->post);
-	t->json_fd = fileno(b->global->json);
+	t->json_fd = fileno(json);
 }
 
-/* The human lines, "# " first under TAP; all[n - 1] is the armed combination. */
-static void render_human(struct crash_text *t, const struct ut_batch *b,
-			 const struct ut_result *all, int n, const struct ut_config *cfg)
+/*
+ * The end of a run a crash would leave, rendered ahead into memory by the
+ * one function every end of a run goes through (ut_report_finish): the
+ * End-of-test line, the TAP lines and the JSON document.
+ */
+static void render(struct crash_text *t, const struct ut_session *s, const struct ut_result *all,
+		   int n)
 {
-	char end[1024];
+	const struct ut_invocation *inv = s->batch->global->inv;
+	struct ut_batch copy = *s->batch;
+	struct ut_end_out out = { .sink = inv->sink };
+	size_t hsize = 0, tsize = 0, jsize = 0;
 
-	snprintf(t->what, sizeof(t->what), "  mode %s, flavor %s, call_rcu layout %s, seed %llu\n",
-		 t->mode, t->flavor, t->layout, (unsigned long long)cfg->seed);
-	ut_report_end_line(b, UT_CRASH, all, n, end, sizeof(end));
-	snprintf(t->end, sizeof(t->end), "%s%s\n", t->tap ? "# " : "", end);
-	if (t->tap)
-		snprintf(t->tap_lines, sizeof(t->tap_lines),
-			 "not ok %d - %s/%s %s # CRASH crashed (likely use after free)\nBail out! crash\n",
-			 n, t->flavor, t->layout, t->mode);
+	copy.elapsed_s = (ut_now_ns() - s->batch->t_start_ns) / 1e9;
+	out.sink.human = open_memstream(&t->end, &hsize);
+	out.tap = open_memstream(&t->tap_lines, &tsize);
+	out.json = inv->json ? open_memstream(&t->doc, &jsize) : NULL;
+	if (out.sink.human && out.tap && (out.json || !inv->json))
+		ut_report_finish(&copy, all, n, UT_CRASH, NULL, &out);
+	if (out.sink.human)
+		fclose(out.sink.human);
+	if (out.tap)
+		fclose(out.tap);
+	if (out.json)
+		fclose(out.json);
+	split_json(t, inv->json);
 }
 
-void ut_crash_arm(const struct ut_batch *b, const struct ut_result *done, int ndone,
-		  const struct ut_config *cfg, const struct ut_flavor_ops *ops,
-		  enum ut_layout layout)
+static void crash_text_free(struct crash_text *t)
 {
+	free(t->doc);
+	free(t->end);
+	free(t->tap_lines);
+	free(t);
+}
+
+void ut_crash_arm(const struct ut_session *s, const struct ut_config *cfg,
+		  const struct ut_flavor_ops *ops, enum ut_layout layout)
+{
+	int ndone = s->ndone;
 	struct crash_text *t = calloc(1, sizeof(*t)), *old;
 	struct ut_result *all = calloc((size_t)ndone + 1, sizeof(*all)), *now;
 
@@ -468,15 +477,15 @@ void ut_crash_arm(const struct ut_batch *b, const struct ut_result *done, int nd
 		free(all);
 		return;		/* the previous texts stay: a crash reports less exactly */
 	}
-	t->human_fd = fileno(b->global->sink.human);
-	t->tap = b->global->sink.tap;
+	t->human_fd = fileno(cfg->inv->sink.human);
+	t->tap = cfg->inv->sink.tap;
 	t->mode = cfg->mode->name;
 	t->flavor = ops->name;
 	t->layout = ut_layout_names[layout];
 
 	/* The finished combinations, then this one as a crash would leave it. */
 	if (ndone)
-		memcpy(all, done, (size_t)ndone * sizeof(*all));
+		memcpy(all, s->results, (size_t)ndone * sizeof(*all));
 	now = &all[ndone];
 	now->cfg = cfg;
 	now->flavor = ops;
@@ -489,15 +498,14 @@ void ut_crash_arm(const struct ut_batch *b, const struct ut_result *done, int nd
 	snprintf(now->note, sizeof(now->note), "crashed (likely use after free); figures not collected");
 	if (cfg->mode->result_size)
 		now->mode_data = calloc(1, cfg->mode->result_size);
-	render_human(t, b, all, ndone + 1, cfg);
-	render_json(t, b, all, ndone + 1);
+	snprintf(t->what, sizeof(t->what), "  mode %s, flavor %s, call_rcu layout %s, seed %llu\n",
+		 t->mode, t->flavor, t->layout, (unsigned long long)cfg->seed);
+	render(t, s, all, ndone + 1);
 	free(now->mode_data);
 	free(all);
 
 	/* Release: the texts are complete before the handler can see them. */
 	old = __atomic_exchange_n(&armed, t, __ATOMIC_ACQ_REL);
-	if (old) {
-		free(old->doc);
-		free(old);
-	}
+	if (old)
+		crash_text_free(old);
 }

@@ -14,12 +14,11 @@
 void ut_crash_install(void);
 /*
  * Before each combination (main thread): render what a crash during it
- * prints and writes (done[0..ndone) are the finished combinations), so the
- * handler itself only calls write(2).
+ * prints and writes (after s's finished combinations), so the handler
+ * itself only calls write(2).
  */
-void ut_crash_arm(const struct ut_batch *b, const struct ut_result *done, int ndone,
-		  const struct ut_config *cfg, const struct ut_flavor_ops *ops,
-		  enum ut_layout layout);
+void ut_crash_arm(const struct ut_session *s, const struct ut_config *cfg,
+		  const struct ut_flavor_ops *ops, enum ut_layout layout);
 /* The running combination (its call_rcu workers name a crashing thread); NULL after. */
 void ut_crash_attach(struct ut_run *run);
 /* In each thread of a mode (ut_thread_begin / ut_thread_end): its role for

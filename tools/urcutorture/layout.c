@@ -188,7 +188,7 @@ int ut_layout_setup(struct ut_run *run)
 				 "create_all_cpu_call_rcu_data failed: %s", strerror(errno));
 			return -1;
 		}
-		for (int cpu = 0; cpu < run->cfg->ncpus && cpu < CPU_SETSIZE; cpu++) {
+		for (int cpu = 0; cpu < run->cfg->inv->ncpus && cpu < CPU_SETSIZE; cpu++) {
 			struct call_rcu_data *crdp = ops->get_cpu_call_rcu_data(cpu);
 			char label[32];
 

@@ -479,7 +479,7 @@ static const struct ut_lib_report *first_of(const struct ut_libview *lv, bool en
 void ut_lib_report(const struct ut_config *cfg, const struct ut_result *r)
 {
 	const struct ut_libview *lv = r->lib;
-	const struct ut_sink *sink = &cfg->sink;
+	const struct ut_sink *sink = &cfg->inv->sink;
 
 	if (!lv)
 		return;
@@ -638,7 +638,7 @@ void ut_lib_json(struct uj *j, const struct ut_result *r)
 void ut_lib_stall_section(struct ut_run *run, uint64_t now, struct ut_result *r)
 {
 	const struct ut_libview *src = run->res->lib;
-	const struct ut_sink *sink = &run->cfg->sink;
+	const struct ut_sink *sink = &run->cfg->inv->sink;
 	const struct ut_lib_report *first;
 	struct ut_libview *lv;
 	int seen[UT_LIB_REPORTS * UT_LIB_TIDS], nseen = 0;

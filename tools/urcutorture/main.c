@@ -96,35 +96,6 @@ static enum ut_verdict merge_verdict(enum ut_verdict all, enum ut_verdict one)
 	return all;
 }
 
-static int exit_code_of(enum ut_verdict v)
-{
-	switch (v) {
-	case UT_SUCCESS: return UT_EXIT_OK;
-	case UT_FAILURE: return UT_EXIT_FAILURE;
-	case UT_STALL: return UT_EXIT_STALL;
-	case UT_ENV: return UT_EXIT_ENV;
-	case UT_INTERRUPTED: return UT_EXIT_INTERRUPTED;
-	case UT_REGRESSION: return UT_EXIT_REGRESSION;
-	case UT_CRASH: return UT_EXIT_FAILURE;	/* written by crash.c, which exits itself */
-	}
-	return UT_EXIT_FAILURE;
-}
-
-/* This run's JSON document, in memory, for --compare. */
-static char *json_text(const struct ut_batch *b, const struct ut_result *r, int n,
-		       enum ut_verdict v)
-{
-	char *text = NULL;
-	size_t size = 0;
-	FILE *m = open_memstream(&text, &size);
-
-	if (!m)
-		return NULL;
-	ut_report_json(b, r, n, v, exit_code_of(v), m, NULL);
-	fclose(m);
-	return text;
-}
-
 /* A mode whose detectors are its readers checks no grace period without them. */
 static void warn_no_readers(const struct ut_batch *b)
 {
@@ -152,13 +123,13 @@ static int compare_saved(const struct ut_config *cfg)
 	FILE *f, *m;
 	int rc, regressed;
 
-	rc = ut_compare_load(cfg->compare_path, cfg->regress_threshold, &cmp);
+	rc = ut_compare_load(cfg->inv->compare_path, cfg->inv->regress_threshold, &cmp);
 	if (rc)
 		return rc;
-	f = fopen(cfg->from_report, "r");
+	f = fopen(cfg->inv->from_report, "r");
 	m = open_memstream(&text, &size);
 	if (!f || !m) {
-		fprintf(stderr, "urcutorture: --from-report: cannot read '%s'\n", cfg->from_report);
+		fprintf(stderr, "urcutorture: --from-report: cannot read '%s'\n", cfg->inv->from_report);
 		if (f)
 			fclose(f);
 		if (m)
@@ -171,14 +142,14 @@ static int compare_saved(const struct ut_config *cfg)
 		fputc(c, m);
 	fclose(f);
 	fclose(m);
-	regressed = ut_compare_run(cmp, text, &cfg->sink);
+	regressed = ut_compare_run(cmp, text, &cfg->inv->sink);
 	rc = !ut_compare_matched(cmp) ? UT_EXIT_USAGE : regressed ? UT_EXIT_REGRESSION : UT_EXIT_OK;
 	if (rc == UT_EXIT_USAGE)
 		fprintf(stderr, "urcutorture: --from-report: '%s' has no combination to compare\n",
-			cfg->from_report);
+			cfg->inv->from_report);
 	else
-		ut_out(&cfg->sink, "End of test: %s compare=%s from-report=%s\n",
-		       regressed ? "REGRESSION" : "SUCCESS", cfg->compare_path, cfg->from_report);
+		ut_out(&cfg->inv->sink, "End of test: %s compare=%s from-report=%s\n",
+		       regressed ? "REGRESSION" : "SUCCESS", cfg->inv->compare_path, cfg->inv->from_report);
 	free(text);
 	ut_compare_free(cmp);
 	return rc;
@@ -186,148 +157,145 @@ static int compare_saved(const struct ut_config *cfg)
 
 static int dry_run(struct ut_batch *b)
 {
-	const struct ut_config *g = b->global;
+	const struct ut_invocation *inv = b->global->inv;
 	char t[32];
 
 	ut_report_start(b);
 	ut_batch_print(b);
 	if (b->is_scenario) {
 		ut_format_span(b->planned_ns, t, sizeof(t));
-		ut_out(&g->sink, "scenario %s: %d runs, %d combinations, about %s\n", b->name, b->nruns,
-		       b->ncombos, t);
+		ut_out(&inv->sink, "scenario %s: %d runs, %d combinations, about %s\n", b->name,
+		       b->nruns, b->ncombos, t);
 	}
-	ut_out(&g->sink, "dry run: nothing was run\n");
-	ut_report_json(b, NULL, 0, UT_SUCCESS, 0, g->json, NULL);
+	ut_out(&inv->sink, "dry run: nothing was run\n");
+	ut_report_json(b, NULL, 0, UT_SUCCESS, 0, inv->json, NULL);
 	return UT_EXIT_OK;
 }
 
-int main(int argc, char **argv)
+/* Every CPU of every run's plans can be pinned to: 0, or UT_EXIT_ENV. */
+static int check_pinning(const struct ut_batch *b)
 {
-	struct ut_config cfg;
-	struct ut_batch batch;
-	struct ut_compare *cmp = NULL;
-	struct ut_result *results;
-	enum ut_verdict verdict = UT_SUCCESS;
-	int rc, ndone = 0, exit_code, idx = 0;
-	uint64_t left_ns;
-
-	rc = ut_parse_options(argc, argv, &cfg);
-	if (rc >= 0) {
-		ut_config_release(&cfg);
-		return rc;
-	}
-	if (cfg.list_scenarios) {
-		rc = ut_scenarios_list(&cfg, argc, argv);
-		ut_config_release(&cfg);
-		return rc;
-	}
-
-	if (cfg.from_report) {
-		rc = compare_saved(&cfg);
-		ut_config_release(&cfg);
-		return rc;
-	}
-
-	rc = ut_batch_build(&cfg, argc, argv, &batch);
-	if (!rc && cfg.compare_path && !cfg.dry_run)
-		rc = ut_compare_load(cfg.compare_path, cfg.regress_threshold, &cmp);
-	if (!rc)
-		rc = ut_config_open_json(&cfg);
-	if (rc) {
-		ut_compare_free(cmp);
-		ut_batch_release(&batch);
-		ut_config_release(&cfg);
-		return rc;
-	}
-
-	warn_no_readers(&batch);
-	if (cfg.dry_run) {
-		rc = dry_run(&batch);
-		ut_batch_release(&batch);
-		ut_config_release(&cfg);
-		return rc;
-	}
-
-	for (int i = 0; i < batch.nruns; i++) {
-		for (int l = 0; l < batch.runs[i].nplans; l++) {
+	for (int i = 0; i < b->nruns; i++) {
+		for (int l = 0; l < b->runs[i].nplans; l++) {
 			char err[256] = "";
 
-			if (probe_pinning(&batch.runs[i].plans[l], err, sizeof(err))) {
+			if (probe_pinning(&b->runs[i].plans[l], err, sizeof(err))) {
 				fprintf(stderr, "urcutorture: pinning refused: %s\n", err);
-				ut_compare_free(cmp);
-				ut_batch_release(&batch);
-				ut_config_release(&cfg);
 				return UT_EXIT_ENV;
 			}
 		}
 	}
+	return 0;
+}
 
-	results = calloc((size_t)batch.ncombos, sizeof(*results));
-	if (!results) {
+/* Every combination of every run, in turn, until done or told to stop. */
+static enum ut_verdict run_batch(struct ut_session *s)
+{
+	struct ut_batch *b = s->batch;
+	enum ut_verdict verdict = UT_SUCCESS;
+	uint64_t left_ns = b->planned_ns;
+	int idx = 0;
+
+	for (int i = 0; i < b->nruns && !ut_stop_requested(); i++) {
+		struct ut_batch_run *run = &b->runs[i];
+		const struct ut_config *cfg = &run->cfg;
+
+		if (b->is_scenario)
+			ut_report_run_start(b, i);
+		for (int f = 0; f < cfg->nflavors && !ut_stop_requested(); f++) {
+			for (int l = 0; l < cfg->nlayouts && !ut_stop_requested(); l++) {
+				struct ut_result *r = &s->results[s->ndone];
+				uint64_t combo = ut_batch_combo_ns(run);
+
+				left_ns -= left_ns < combo ? left_ns : combo;
+				ut_progress_set(++idx, b->ncombos, left_ns);
+				ut_crash_arm(s, cfg, cfg->flavors[f], cfg->layouts[l]);
+				ut_run_one(cfg, cfg->flavors[f], cfg->layouts[l], &run->plans[l], r);
+				ut_report_result(b->global, r);
+				ut_report_tap(cfg, s->results, s->ndone);
+				/* Release: the finished result, for the watchdog's report. */
+				__atomic_store_n(&s->ndone, s->ndone + 1, __ATOMIC_RELEASE);
+				verdict = merge_verdict(verdict, r->verdict);
+			}
+		}
+	}
+	return verdict;
+}
+
+/* The runs, then the end of the run: the exit status. */
+static int run_all(struct ut_session *s)
+{
+	struct ut_batch *b = s->batch;
+	enum ut_verdict verdict;
+	struct ut_end_out out;
+
+	s->results = calloc((size_t)b->ncombos, sizeof(*s->results));
+	if (!s->results) {
 		fprintf(stderr, "urcutorture: out of memory\n");
 		return UT_EXIT_ENV;
 	}
 	signals_start();
 	ut_crash_install();
-	batch.t_start_ns = ut_now_ns();
-	ut_watchdog_results(&batch, results, &ndone);
-	ut_watchdog_start(&cfg);
-	ut_report_start(&batch);
-
-	left_ns = batch.planned_ns;
-	for (int i = 0; i < batch.nruns && !ut_stop_requested(); i++) {
-		struct ut_batch_run *run = &batch.runs[i];
-
-		if (batch.is_scenario)
-			ut_report_run_start(&batch, i);
-		for (int f = 0; f < run->cfg.nflavors && !ut_stop_requested(); f++) {
-			for (int l = 0; l < run->cfg.nlayouts && !ut_stop_requested(); l++) {
-				struct ut_result *r = &results[ndone];
-
-				left_ns -= left_ns < ut_batch_combo_ns(run) ? left_ns : ut_batch_combo_ns(run);
-				ut_progress_set(++idx, batch.ncombos, left_ns);
-				ut_crash_arm(&batch, results, ndone, &run->cfg, run->cfg.flavors[f],
-					     run->cfg.layouts[l]);
-				ut_run_one(&run->cfg, run->cfg.flavors[f], run->cfg.layouts[l],
-					   &run->plans[l], r);
-				ut_report_result(&cfg, r);
-				ut_report_tap(&cfg, results, batch.ncombos, ndone);
-				/* Publish the finished result to the watchdog's report. */
-				__atomic_store_n(&ndone, ndone + 1, __ATOMIC_RELEASE);
-				verdict = merge_verdict(verdict, r->verdict);
-			}
-		}
-	}
+	b->t_start_ns = ut_now_ns();
+	ut_watchdog_session(s);
+	ut_watchdog_start(&b->runs[0].cfg);
+	ut_report_start(b);
+	verdict = run_batch(s);
 	ut_watchdog_stop();
-	batch.elapsed_s = (ut_now_ns() - batch.t_start_ns) / 1e9;
-	batch.stop_signal = ut_stop_requested();
-
-	if (ndone > 1)
-		ut_report_matrix(&batch, results, ndone);
+	b->elapsed_s = (ut_now_ns() - b->t_start_ns) / 1e9;
+	b->stop_signal = ut_stop_requested();
+	if (s->ndone > 1)
+		ut_report_matrix(b, s->results, s->ndone);
 	/* Errors found before a signal still make it a FAILURE. */
-	if (batch.stop_signal && verdict != UT_FAILURE)
+	if (b->stop_signal && verdict != UT_FAILURE)
 		verdict = UT_INTERRUPTED;
-	if (cmp && !batch.stop_signal) {
-		char *doc = json_text(&batch, results, ndone, verdict);
+	ut_end_out_of(b->global->inv, &out);
+	return ut_exit_code(ut_report_finish(b, s->results, s->ndone, verdict, s->cmp, &out));
+}
 
-		if (doc && ut_compare_run(cmp, doc, &cfg.sink) > 0 && verdict == UT_SUCCESS)
-			verdict = UT_REGRESSION;
-		free(doc);
-	} else if (cmp) {
-		ut_out(&cfg.sink, "compare: skipped, the run was interrupted\n");
-	}
-	if (cfg.sink.tap && batch.stop_signal)
-		printf("Bail out! interrupted by %s\n", ut_signal_name(batch.stop_signal));
-	exit_code = exit_code_of(verdict);
-	ut_report_json(&batch, results, ndone, verdict, exit_code, cfg.json,
-		       ut_compare_done(cmp) ? cmp : NULL);
-	ut_report_end(&batch, verdict, results, ndone);
+/* What can fail before anything runs: the batch, the baseline, the JSON
+ * file, the pinning; then the dry run or the runs. */
+static int invocation(struct ut_invocation *inv, struct ut_config *cfg, struct ut_session *s)
+{
+	int rc;
 
-	for (int i = 0; i < ndone; i++)
-		ut_result_free(&results[i]);
-	free(results);
-	ut_compare_free(cmp);
+	if (inv->list_scenarios)
+		return ut_scenarios_list(cfg, inv->argc, inv->argv);
+	if (inv->from_report)
+		return compare_saved(cfg);
+	rc = ut_batch_build(cfg, inv->argc, inv->argv, s->batch);
+	if (!rc && inv->compare_path && !inv->dry_run)
+		rc = ut_compare_load(inv->compare_path, inv->regress_threshold, &s->cmp);
+	if (!rc)
+		rc = ut_invocation_open_json(inv);
+	if (rc)
+		return rc;
+	warn_no_readers(s->batch);
+	if (inv->dry_run)
+		return dry_run(s->batch);
+	rc = check_pinning(s->batch);
+	return rc ? rc : run_all(s);
+}
+
+int main(int argc, char **argv)
+{
+	struct ut_invocation inv;
+	struct ut_config cfg;
+	struct ut_batch batch;
+	struct ut_session s = { .batch = &batch };
+	int rc;
+
+	memset(&batch, 0, sizeof(batch));
+	rc = ut_parse_options(argc, argv, &inv, &cfg);
+	if (rc < 0)
+		rc = invocation(&inv, &cfg, &s);
+	/* The one cleanup, whatever ended the invocation. */
+	for (int i = 0; i < s.ndone; i++)
+		ut_result_free(&s.results[i]);
+	free(s.results);
+	ut_compare_free(s.cmp);
 	ut_batch_release(&batch);
 	ut_config_release(&cfg);
-	return exit_code;
+	ut_invocation_release(&inv);
+	return rc;
 }

@@ -32,21 +32,22 @@ static void *barrier_thread(struct ut_thread *t);
 
 /* Each mode's own option (a paced enqueuer waits one period: it adds to the
  * derived stall timeout). */
-static const struct ut_mode_opt cb_opts[] = {
-	{ "rate", "rate", UT_OPT_RATE, 0, 1000000000, 0, UT_OPT_STALL_PERIOD, false, false,
-	  "callbacks per second per enqueuer, 0 = as fast as --max-outstanding allows (default 0)" },
+static const struct ut_opt cb_opts[] = {
+	{ .name = "rate", .json = "rate", .type = UT_OPT_RATE, .lo = 0, .hi = 1000000000, .def = 0,
+	  .stall = UT_OPT_STALL_PERIOD,
+	  .help = "callbacks per second per enqueuer, 0 = as fast as --max-outstanding allows" },
 	{ NULL }
 };
 
-static const struct ut_mode_opt flood_opts[] = {
-	{ "launder", "launder", UT_OPT_COUNT, 0, 1000000, 3, UT_OPT_STALL_NONE, false, false,
-	  "times each callback re-posts itself (default 3)" },
+static const struct ut_opt flood_opts[] = {
+	{ .name = "launder", .json = "launder", .type = UT_OPT_COUNT, .lo = 0, .hi = 1000000, .def = 3,
+	  .help = "times each callback re-posts itself" },
 	{ NULL }
 };
 
-static const struct ut_mode_opt barrier_opts[] = {
-	{ "batch", "batch", UT_OPT_COUNT, 1, 10000000, 100, UT_OPT_STALL_NONE, false, false,
-	  "callbacks per thread before each rcu_barrier (default 100)" },
+static const struct ut_opt barrier_opts[] = {
+	{ .name = "batch", .json = "batch", .type = UT_OPT_COUNT, .lo = 1, .hi = 10000000, .def = 100,
+	  .help = "callbacks per thread before each rcu_barrier" },
 	{ NULL }
 };
 
@@ -208,25 +209,25 @@ static void cb_count(const struct ut_config *cfg, int n[], bool posts[])
 }
 
 /* One reader beside the enqueuers unless told otherwise. */
-static int cb_configure(struct ut_config *cfg, const struct ut_given *given, char *err, size_t len)
+static int cb_configure(struct ut_config *cfg, char *err, size_t len)
 {
-	if (!given->readers)
+	if (!ut_given(cfg, "readers"))
 		cfg->readers = 1;
 	return 0;
 }
 
-static int flood_configure(struct ut_config *cfg, const struct ut_given *given, char *err, size_t len)
+static int flood_configure(struct ut_config *cfg, char *err, size_t len)
 {
-	if (!given->max_outstanding)
+	if (!ut_given(cfg, "max-outstanding"))
 		cfg->max_outstanding = 100000;
-	return cb_configure(cfg, given, err, len);
+	return cb_configure(cfg, err, len);
 }
 
-static int barrier_configure(struct ut_config *cfg, const struct ut_given *given, char *err, size_t len)
+static int barrier_configure(struct ut_config *cfg, char *err, size_t len)
 {
-	if (!given->enqueuers)
+	if (!ut_given(cfg, "enqueuers"))
 		cfg->enqueuers = 2;
-	return cb_configure(cfg, given, err, len);
+	return cb_configure(cfg, err, len);
 }
 
 static void cb_finish(struct ut_run *run)
@@ -260,7 +261,7 @@ static void cb_stat(struct ut_run *run, char *buf, size_t len)
 static void flood_report(const struct ut_config *cfg, const struct ut_result *r, enum ut_section at)
 {
 	if (at == UT_SECTION_CALLBACKS)
-		ut_out(&cfg->sink, "  drain           %.3f s after the flood stopped\n", r->drain_s);
+		ut_out(&cfg->inv->sink, "  drain           %.3f s after the flood stopped\n", r->drain_s);
 }
 
 static void flood_json(struct uj *j, const struct ut_config *cfg, const struct ut_result *r,

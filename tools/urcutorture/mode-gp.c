@@ -16,9 +16,9 @@ static void *gp_updater(struct ut_thread *t);
 
 /* gp-latency's own option: --async, refused by the other modes, part of a
  * combination's key (it measures something else). */
-static const struct ut_mode_opt gp_opts[] = {
-	{ "async", "async", UT_OPT_FLAG, 0, 1, 0, UT_OPT_STALL_NONE, true, true,
-	  "time grace periods through call_rcu" },
+static const struct ut_opt gp_opts[] = {
+	{ .name = "async", .json = "async", .type = UT_OPT_FLAG,
+	  .flags = UT_OPTF_OWNER_ONLY | UT_OPTF_IN_KEY, .help = "time grace periods through call_rcu" },
 	{ NULL }
 };
 
@@ -103,9 +103,9 @@ static void gp_count(const struct ut_config *cfg, int n[], bool posts[])
 	posts[GP_UPDATER] = ut_opt(cfg, &gp_opts[0]);
 }
 
-static int gp_configure(struct ut_config *cfg, const struct ut_given *given, char *err, size_t len)
+static int gp_configure(struct ut_config *cfg, char *err, size_t len)
 {
-	if (!given->max_outstanding)
+	if (!ut_given(cfg, "max-outstanding"))
 		cfg->max_outstanding = 1000;
 	return 0;
 }

@@ -614,26 +614,12 @@ static void h_count(const struct ut_config *cfg, int n[], bool posts[])
 	posts[H_UPDATER] = true;
 }
 
-/* Whether the command line (or a scenario's run line) set option name. */
-static bool option_given(const struct ut_config *cfg, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (int i = 1; i < cfg->argc && cfg->argv[i]; i++) {
-		const char *a = cfg->argv[i];
-
-		if (!strcmp(a, "--"))
-			break;
-		if (!strncmp(a, name, len) && (a[len] == '\0' || a[len] == '='))
-			return true;
-	}
-	return false;
-}
-
 /* Two updaters, so that unique insertions and removals race, unless told. */
-static int h_configure(struct ut_config *cfg, const struct ut_given *given, char *err, size_t len)
+static int h_configure(struct ut_config *cfg, char *err, size_t len)
 {
-	if (!option_given(cfg, "--updaters"))
+	(void)err;
+	(void)len;
+	if (!ut_given(cfg, "updaters"))
 		cfg->updaters = 2;
 	return 0;
 }
@@ -868,22 +854,22 @@ static void h_report(const struct ut_config *cfg, const struct ut_result *r, enu
 	c = &h->c;
 	u = h_updates(h);
 	rz = h_resizes(h);
-	ut_out(&cfg->sink, "  lookups         %llu (%.3g/s), %llu hits; traversals %llu (%llu nodes)\n",
+	ut_out(&cfg->inv->sink, "  lookups         %llu (%.3g/s), %llu hits; traversals %llu (%llu nodes)\n",
 	       ULL(c->lookups), h_per_s(c->lookups, r->seconds), ULL(c->hits), ULL(c->walks),
 	       ULL(c->walked));
-	ut_out(&cfg->sink, "  hash updates    %llu (%.3g/s): add_unique %llu/%llu added, "
+	ut_out(&cfg->inv->sink, "  hash updates    %llu (%.3g/s): add_unique %llu/%llu added, "
 	       "add_replace %llu/%llu replaced, replace %llu/%llu, del %llu/%llu\n",
 	       ULL(u), h_per_s(u, r->seconds),
 	       ULL(c->op[HOP_ADD_UNIQUE]), ULL(c->op_ok[HOP_ADD_UNIQUE]),
 	       ULL(c->op[HOP_ADD_REPLACE]), ULL(c->op_ok[HOP_ADD_REPLACE]),
 	       ULL(c->op[HOP_REPLACE]), ULL(c->op_ok[HOP_REPLACE]),
 	       ULL(c->op[HOP_DEL]), ULL(c->op_ok[HOP_DEL]));
-	ut_out(&cfg->sink, "  resizes         %llu (%.3g/s): fixed %llu, auto %llu; "
+	ut_out(&cfg->inv->sink, "  resizes         %llu (%.3g/s): fixed %llu, auto %llu; "
 	       "mean %.3f ms, max %.3f ms\n",
 	       ULL(rz), h_per_s(rz, r->seconds), ULL(c->resizes[HT_FIXED]), ULL(c->resizes[HT_AUTO]),
 	       rz ? c->resize_ns / 1e6 / (double)rz : 0.0, c->resize_max_ns / 1e6);
 	for (int i = 0; i < HT_COUNT; i++)
-		ut_out(&cfg->sink, "  table %-9s final %llu nodes (count_nodes %llu, expected %llu)\n",
+		ut_out(&cfg->inv->sink, "  table %-9s final %llu nodes (count_nodes %llu, expected %llu)\n",
 		       h_specs[i].name, ULL(h->final_nodes[i]), ULL(h->counted_nodes[i]),
 		       ULL(h->expected_nodes[i]));
 	ut_graveyard_report(cfg, h->graveyard);

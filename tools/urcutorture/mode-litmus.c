@@ -222,7 +222,7 @@ static void *lit_reader(struct ut_thread *t)
 			ut_count(&t->mode_errors[0], 1);
 			if (!me->first_fail_ns)
 				me->first_fail_ns = ut_now_ns() - run->t_start_ns;
-			ut_out(&run->cfg->sink,
+			ut_out(&run->cfg->inv->sink,
 			       "!!! litmus: %s reader %d: object %s inside its read-side section (round %llu, %.3f s)\n",
 			       ops->name, t->idx, v == LIT_POISON ? "poisoned" : "corrupted",
 			       (unsigned long long)me->rounds, me->first_fail_ns / 1e9);
@@ -280,9 +280,9 @@ static void lit_count(const struct ut_config *cfg, int n[], bool posts[])
 	n[LIT_UPDATER] = 1;
 }
 
-static int lit_configure(struct ut_config *cfg, const struct ut_given *given, char *err, size_t len)
+static int lit_configure(struct ut_config *cfg, char *err, size_t len)
 {
-	if (!given->readers)
+	if (!ut_given(cfg, "readers"))
 		cfg->readers = cfg->plan_cpus > 1 ? cfg->plan_cpus - 1 : 1;
 	if (cfg->readers < 1) {
 		snprintf(err, len, "--readers: litmus needs at least one reader");
@@ -360,11 +360,11 @@ static void lit_report(const struct ut_config *cfg, const struct ut_result *r, e
 
 	if (at != UT_SECTION_COUNTS || !l)
 		return;
-	ut_out(&cfg->sink, "  litmus rounds   %llu (%.3g/s); readers saw the old object %llu, the new %llu\n",
+	ut_out(&cfg->inv->sink, "  litmus rounds   %llu (%.3g/s); readers saw the old object %llu, the new %llu\n",
 	       (unsigned long long)l->rounds, r->seconds > 0 ? l->rounds / r->seconds : 0,
 	       (unsigned long long)l->saw_old, (unsigned long long)l->saw_new);
 	if (l->first_fail_ns)
-		ut_out(&cfg->sink, "  litmus          first poisoned read after %.3f s\n",
+		ut_out(&cfg->inv->sink, "  litmus          first poisoned read after %.3f s\n",
 		       l->first_fail_ns / 1e9);
 }
 

@@ -130,6 +130,16 @@ static void *q_reader(struct ut_thread *t);
 static void *q_producer(struct ut_thread *t);
 static void *q_consumer(struct ut_thread *t);
 
+/* Its own option: which structures run (checked by q_configure). */
+static const struct ut_opt q_opts[] = {
+	{ .name = "structures", .type = UT_OPT_LIST, .def_text = "all", .value = "LIST",
+	  .flags = UT_OPTF_OWNER_ONLY | UT_OPTF_NO_LINE,
+	  .help = "rculfqueue, lfstack, rculfstack, wfstack, wfcqueue, wfqueue, or all; test-only: "
+		  "busted-wfstack (a pop that takes a half-done push for the bottom: must FAIL "
+		  "with lost_node)" },
+	{ NULL }
+};
+
 static const struct ut_mode_role q_roles[] = {
 	[Q_READER] = { "reader", UT_ROLE_READER, true, q_reader },
 	[Q_PRODUCER] = { "producer", UT_ROLE_UPDATER, false, q_producer },
@@ -877,15 +887,15 @@ static void q_count(const struct ut_config *cfg, int n[], bool posts[])
 }
 
 /* One reader, two producers and two consumers unless told otherwise. */
-static int q_configure(struct ut_config *cfg, const struct ut_given *given, char *err, size_t len)
+static int q_configure(struct ut_config *cfg, char *err, size_t len)
 {
 	unsigned int mask;
 
-	if (!given->readers)
+	if (!ut_given(cfg, "readers"))
 		cfg->readers = 1;
-	if (!given->enqueuers)
+	if (!ut_given(cfg, "enqueuers"))
 		cfg->enqueuers = 2;
-	return qs_parse(cfg->structures, &mask, err, len);
+	return qs_parse(ut_opt_text(cfg, &q_opts[0]), &mask, err, len);
 }
 
 static int q_setup(struct ut_run *run)
@@ -911,7 +921,7 @@ static int q_setup(struct ut_run *run)
 	pthread_rwlock_init(&qr->cq_splice, NULL);
 	cds_wfq_init(&qr->wq);
 	qr->nproducers = run->cfg->enqueuers;
-	if (qs_parse(run->cfg->structures, &mask, err, sizeof(err)))
+	if (qs_parse(ut_opt_text(run->cfg, &q_opts[0]), &mask, err, sizeof(err)))
 		return -1;	/* q_configure checked it */
 	for (int w = 0; w < QS_COUNT; w++) {
 		if (!(mask & (1u << w)))
@@ -1078,23 +1088,23 @@ static void q_report(const struct ut_config *cfg, const struct ut_result *r, enu
 			continue;
 		p += q->c.produced[w];
 		c += q->c.consumed[w];
-		ut_out(&cfg->sink, "  %-15s enqueued %llu (%.3g/s) dequeued %llu (%.3g/s) left %llu "
+		ut_out(&cfg->inv->sink, "  %-15s enqueued %llu (%.3g/s) dequeued %llu (%.3g/s) left %llu "
 		       "empty %llu would-block %llu\n",
 		       qs[w].name, (unsigned long long)q->c.produced[w],
 		       q_per_s(q->c.produced[w], r->seconds), (unsigned long long)q->c.consumed[w],
 		       q_per_s(q->c.consumed[w], r->seconds), (unsigned long long)q->left[w],
 		       (unsigned long long)q->c.empty[w], (unsigned long long)q->c.wouldblock[w]);
 	}
-	ut_out(&cfg->sink, "  enqueues        %llu (%.3g/s), dequeues %llu (%.3g/s), pop_all %llu, "
+	ut_out(&cfg->inv->sink, "  enqueues        %llu (%.3g/s), dequeues %llu (%.3g/s), pop_all %llu, "
 	       "splices %llu\n",
 	       (unsigned long long)p, q_per_s(p, r->seconds), (unsigned long long)c,
 	       q_per_s(c, r->seconds), (unsigned long long)q->c.pop_alls,
 	       (unsigned long long)q->c.splices);
-	ut_out(&cfg->sink, "  reader walks   ");
+	ut_out(&cfg->inv->sink, "  reader walks   ");
 	for (int w = 0; w < QS_COUNT; w++)
 		if ((q->mask & (1u << w)) && qs[w].walk)
-			ut_out(&cfg->sink, " %llu %s,", (unsigned long long)q->c.walks[w], qs[w].name);
-	ut_out(&cfg->sink, " %llu nodes checked\n", (unsigned long long)q->c.walked);
+			ut_out(&cfg->inv->sink, " %llu %s,", (unsigned long long)q->c.walks[w], qs[w].name);
+	ut_out(&cfg->inv->sink, " %llu nodes checked\n", (unsigned long long)q->c.walked);
 	ut_graveyard_report(cfg, q->graveyard);
 }
 
@@ -1158,7 +1168,7 @@ const struct ut_mode_ops ut_mode_queue = {
 	.result_size = sizeof(struct q_result),
 	.errors = q_errors,
 	.configure = q_configure,
-	.takes_structures = true,
+	.opts = q_opts,
 	.setup = q_setup,
 	.finish = q_finish,
 	.stat_line = q_stat,

@@ -20,9 +20,9 @@
 #define RC_MAX_RUNS 64		/* --runs bound (rc_opts) */
 
 /* read-cost's own option (RC_MAX_RUNS bounds it). */
-static const struct ut_mode_opt rc_opts[] = {
-	{ "runs", "runs", UT_OPT_COUNT, 1, RC_MAX_RUNS, 5, UT_OPT_STALL_NONE, false, false,
-	  "repetitions (default 5)" },
+static const struct ut_opt rc_opts[] = {
+	{ .name = "runs", .json = "runs", .type = UT_OPT_COUNT, .lo = 1, .hi = RC_MAX_RUNS, .def = 5,
+	  .help = "repetitions" },
 	{ NULL }
 };
 
@@ -105,9 +105,9 @@ static void rc_count(const struct ut_config *cfg, int n[], bool posts[])
 	n[0] = cfg->readers;
 }
 
-static int rc_configure(struct ut_config *cfg, const struct ut_given *given, char *err, size_t len)
+static int rc_configure(struct ut_config *cfg, char *err, size_t len)
 {
-	if (!given->readers)
+	if (!ut_given(cfg, "readers"))
 		cfg->readers = cfg->plan_cpus;
 	if (cfg->readers == 0) {
 		snprintf(err, len, "--readers: read-cost needs at least one reader");
@@ -208,7 +208,7 @@ static void rc_report(const struct ut_config *cfg, const struct ut_result *r, en
 	off = (size_t)snprintf(line, sizeof(line), "  ns/read runs   ");
 	for (int i = 0; i < out->runs; i++)
 		off += (size_t)snprintf(line + off, sizeof(line) - off, " %.2f", out->ns_per_read[i]);
-	ut_out(&cfg->sink, "%s\n  ns/read         mean %.2f min %.2f max %.2f stddev %.2f (%.1f %%)\n",
+	ut_out(&cfg->inv->sink, "%s\n  ns/read         mean %.2f min %.2f max %.2f stddev %.2f (%.1f %%)\n",
 	       line, out->mean, out->min, out->max, out->stddev,
 	       out->mean > 0 ? 100 * out->stddev / out->mean : 0);
 }

@@ -71,6 +71,15 @@ enum { ST_STUCK, ST_READER, ST_UPDATER };
 static void *stall_stuck(struct ut_thread *t);
 static void *stall_updater(struct ut_thread *t);
 
+/* Its own option: how long the stuck reader holds on. */
+static const struct ut_opt stall_opts[] = {
+	{ .name = "stuck-for", .json = "stuck_for_ns", .type = UT_OPT_DUR_NZ, .def = 1000000000ull,
+	  .flags = UT_OPTF_OWNER_ONLY, .stall = UT_OPT_STALL_PAUSE,
+	  .help = "how long the stuck reader holds its read-side section (qsbr: stays online "
+		  "without a quiescent state) in each episode" },
+	{ NULL }
+};
+
 static const struct ut_mode_role stall_roles[] = {
 	[ST_STUCK] = { "stuck", UT_ROLE_READER, true, stall_stuck },
 	[ST_READER] = { "reader", UT_ROLE_READER, true, ut_plain_reader },
@@ -134,7 +143,7 @@ static void *stall_stuck(struct ut_thread *t)
 	struct ut_run *run = t->run;
 	const struct ut_flavor_ops *ops = run->ops;
 	struct stall_shared *sh = run->mode_data;
-	uint64_t hold = run->cfg->stuck_for_ns;
+	uint64_t hold = ut_opt(run->cfg, &stall_opts[0]);
 	int done = 0;
 
 	ut_thread_begin(t);
@@ -381,16 +390,14 @@ static void stall_count(const struct ut_config *cfg, int n[], bool posts[])
 	n[ST_UPDATER] = 1;
 }
 
-static int stall_configure(struct ut_config *cfg, const struct ut_given *given, char *err,
+static int stall_configure(struct ut_config *cfg, char *err,
 			   size_t len)
 {
 	(void)err;
 	(void)len;
-	if (!given->readers)
+	if (!ut_given(cfg, "readers"))
 		cfg->readers = 1;
-	if (!given->stuck_for)
-		cfg->stuck_for_ns = 1000000000ull;
-	if (!given->lib_stall_timeout)
+	if (!ut_given(cfg, "lib-stall-timeout"))
 		cfg->lib_stall_timeout_ns = 250000000;
 	return 0;
 }
@@ -406,7 +413,7 @@ static void stall_finish(struct ut_run *run)
 	struct stall_result *r = run->res->mode_data;
 
 	run->res->gp_lat_what = "synchronize_rcu";
-	r->hold_ns = run->cfg->stuck_for_ns;
+	r->hold_ns = ut_opt(run->cfg, &stall_opts[0]);
 	r->timeout_ns = lib_timeout_ns(run->cfg);
 	for (int i = 0; i < run->nthreads; i++)
 		if (run->threads[i].role == ST_UPDATER)
@@ -445,23 +452,23 @@ static void stall_report(const struct ut_config *cfg, const struct ut_result *r,
 	ut_format_duration(s->hold_ns, hold, sizeof(hold));
 	ut_format_duration(s->timeout_ns, to, sizeof(to));
 	if (!c->checkable) {
-		ut_out(&cfg->sink, "  stall episodes  %llu (the library takes no stall handler: "
+		ut_out(&cfg->inv->sink, "  stall episodes  %llu (the library takes no stall handler: "
 		       "nothing checked)\n", (unsigned long long)c->episodes);
 		return;
 	}
-	ut_out(&cfg->sink, "  stall episodes  %llu, each holding %s against a library stall timeout "
+	ut_out(&cfg->inv->sink, "  stall episodes  %llu, each holding %s against a library stall timeout "
 	       "of %s: %llu reported, %llu reports (%llu naming tid %d \"%s\"), %llu \"ended\" lines, "
 	       "mid-stall statistics checked %llu\n", (unsigned long long)c->episodes, hold, to,
 	       (unsigned long long)c->stalled, (unsigned long long)c->reports,
 	       (unsigned long long)c->named, c->stuck_tid, STALL_THREAD_NAME,
 	       (unsigned long long)c->ended, (unsigned long long)c->mid_checked);
 	if (c->stalled)
-		ut_out(&cfg->sink, "  stall reports   first %.3f..%.3f s after synchronize_rcu began "
+		ut_out(&cfg->inv->sink, "  stall reports   first %.3f..%.3f s after synchronize_rcu began "
 		       "(urcutorture's own watchdog: %.1f s)%s\n", c->first_min_ns / 1e9,
 		       c->first_max_ns / 1e9, cfg->stall_timeout_ns / 1e9,
 		       c->first_max_ns < cfg->stall_timeout_ns ? ", the library first" : "");
 	if (c->failure[0])
-		ut_out(&cfg->sink, "!!! stall: %s\n", c->failure);
+		ut_out(&cfg->inv->sink, "!!! stall: %s\n", c->failure);
 }
 
 static void stall_json(struct uj *j, const struct ut_config *cfg, const struct ut_result *r,
@@ -517,7 +524,7 @@ const struct ut_mode_ops ut_mode_stall = {
 	.result_size = sizeof(struct stall_result),
 	.errors = stall_errors,
 	.configure = stall_configure,
-	.takes_stuck_for = true,
+	.opts = stall_opts,
 	.setup = stall_setup,
 	.finish = stall_finish,
 	.stat_line = stall_stat,

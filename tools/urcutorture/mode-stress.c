@@ -88,15 +88,15 @@ static void *stress_churn(struct ut_thread *t);
  * code from this table). */
 enum { STRESS_OPT_FAKE, STRESS_OPT_PIPE_LEN, STRESS_OPT_UPDATE_DELAY };
 
-static const struct ut_mode_opt stress_opts[] = {
-	[STRESS_OPT_FAKE] = { "fake-updaters", "fake_updaters", UT_OPT_COUNT, 0, 1024, 1,
-		UT_OPT_STALL_NONE, false, false,
-		"threads looping on synchronize_rcu and call_rcu + rcu_barrier checks (default 1)" },
-	[STRESS_OPT_PIPE_LEN] = { "pipe-len", "pipe_len", UT_OPT_COUNT, 3, UT_MAX_PIPE, 10,
-		UT_OPT_STALL_NONE, false, false,
-		"cap of the report-only pipeline-age histogram (3..64, default 10)" },
-	[STRESS_OPT_UPDATE_DELAY] = { "update-delay", "update_delay_ns", UT_OPT_DUR, 0, 0, 0,
-		UT_OPT_STALL_PAUSE, false, false, "pause between updates (default 0)" },
+static const struct ut_opt stress_opts[] = {
+	[STRESS_OPT_FAKE] = { .name = "fake-updaters", .json = "fake_updaters", .type = UT_OPT_COUNT,
+		.lo = 0, .hi = 1024, .def = 1,
+		.help = "threads looping on synchronize_rcu and call_rcu + rcu_barrier checks" },
+	[STRESS_OPT_PIPE_LEN] = { .name = "pipe-len", .json = "pipe_len", .type = UT_OPT_COUNT,
+		.lo = 3, .hi = UT_MAX_PIPE, .def = 10,
+		.help = "cap of the report-only pipeline-age histogram, 3..64" },
+	[STRESS_OPT_UPDATE_DELAY] = { .name = "update-delay", .json = "update_delay_ns",
+		.type = UT_OPT_DUR, .stall = UT_OPT_STALL_PAUSE, .help = "pause between updates" },
 	{ NULL }
 };
 
@@ -1270,31 +1270,31 @@ static void stress_report(const struct ut_config *cfg, const struct ut_result *r
 	for (int p = 0; p < P_COUNT; p++)
 		off += (size_t)snprintf(line + off, sizeof(line) - off, " %s=%llu", path_names[p],
 					(unsigned long long)c->path_checks[p]);
-	ut_out(&cfg->sink, "%s  (held objects found retired, not yet freed)\n", line);
+	ut_out(&cfg->inv->sink, "%s  (held objects found retired, not yet freed)\n", line);
 	off = (size_t)snprintf(line, sizeof(line), "  retired/freed  ");
 	for (int p = 0; p < P_COUNT; p++)
 		off += (size_t)snprintf(line + off, sizeof(line) - off, " %s=%llu/%llu", path_names[p],
 					(unsigned long long)c->retired[p],
 					(unsigned long long)c->freed[p]);
-	ut_out(&cfg->sink, "%s\n", line);
-	ut_out(&cfg->sink, "  nesting         depth 1/2/3: %llu/%llu/%llu  call_rcu in readers %llu"
+	ut_out(&cfg->inv->sink, "%s\n", line);
+	ut_out(&cfg->inv->sink, "  nesting         depth 1/2/3: %llu/%llu/%llu  call_rcu in readers %llu"
 	       "  cookies in readers %llu\n",
 	       (unsigned long long)c->depth[1], (unsigned long long)c->depth[2],
 	       (unsigned long long)c->depth[3], (unsigned long long)c->reader_cbs,
 	       (unsigned long long)c->reader_polls);
-	ut_out(&cfg->sink, "  churn threads   %llu (errors they counted: %llu)\n",
+	ut_out(&cfg->inv->sink, "  churn threads   %llu (errors they counted: %llu)\n",
 	       (unsigned long long)c->churn_threads, (unsigned long long)c->churn_errors);
 	if (r->flavor->is_qsbr)
-		ut_out(&cfg->sink, "  qsbr readers    %llu quiescent states, %llu short and %llu long "
+		ut_out(&cfg->inv->sink, "  qsbr readers    %llu quiescent states, %llu short and %llu long "
 		       "offline periods\n", (unsigned long long)c->quiescent,
 		       (unsigned long long)c->offline_short, (unsigned long long)c->offline_long);
 	off = (size_t)snprintf(line, sizeof(line), "  pipe ages      ");
 	for (int a = 0; a <= (int)ut_opt(cfg, &stress_opts[STRESS_OPT_PIPE_LEN]); a++)
 		off += (size_t)snprintf(line + off, sizeof(line) - off, " %llu",
 					(unsigned long long)c->pipe[a]);
-	ut_out(&cfg->sink, "%s  (report only)\n", line);
+	ut_out(&cfg->inv->sink, "%s  (report only)\n", line);
 	if (c->poll_checks)
-		ut_out(&cfg->sink, "  polled checks   %llu\n", (unsigned long long)c->poll_checks);
+		ut_out(&cfg->inv->sink, "  polled checks   %llu\n", (unsigned long long)c->poll_checks);
 }
 
 static void json_paths(struct uj *j, const char *key, const uint64_t *v)

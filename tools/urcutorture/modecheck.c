@@ -34,11 +34,15 @@ int ut_mode_check(const struct ut_mode_ops *m, char *err, size_t len)
 	}
 	UT_NEED(m->count, "no count hook");
 	UT_NEED(m->stat_line, "no stat_line hook");
-	for (const struct ut_mode_opt *o = m->opts; o && o->name; o++) {
-		UT_NEED(o->name[0] && o->json && o->json[0] && o->help && o->help[0],
-			"an option without a name, JSON key or help");
-		UT_NEED(o->type == UT_OPT_FLAG || o->type == UT_OPT_DUR ||
+	for (const struct ut_opt *o = m->opts; o && o->name; o++) {
+		UT_NEED(o->name[0] && o->help && o->help[0], "an option without a name or help");
+		UT_NEED(o->json || o->type == UT_OPT_LIST || o->type == UT_OPT_STRING,
+			"a numeric option without a JSON key");
+		UT_NEED((o->type != UT_OPT_COUNT && o->type != UT_OPT_RATE) ||
 			(o->lo <= o->def && o->def <= o->hi), "an option whose default is out of its range");
+		UT_NEED(o->type != UT_OPT_DUR_NZ || o->def > 0, "a non-zero duration defaulting to 0");
+		UT_NEED(o->type != UT_OPT_INFO && !o->size && !o->parse,
+			"a mode option with a field or a parse hook");
 	}
 	while (m->errors && m->errors[nerr])
 		nerr++;

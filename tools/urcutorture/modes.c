@@ -46,14 +46,14 @@ const struct ut_mode_ops *ut_mode_find(const char *name)
  * shares the earlier one's index.  Computed once, on first use (option
  * parsing, in the main thread, before any other thread exists).
  */
-static const struct ut_mode_opt *opt_list[UT_MAX_MODE_OPTS];
+static const struct ut_opt *opt_list[UT_MAX_MODE_OPTS];
 static int opt_count = -1;
 
 static void opt_list_build(void)
 {
 	opt_count = 0;
 	for (int i = 0; ut_modes[i]; i++) {
-		for (const struct ut_mode_opt *o = ut_modes[i]->opts; o && o->name; o++) {
+		for (const struct ut_opt *o = ut_modes[i]->opts; o && o->name; o++) {
 			bool seen = false;
 
 			for (int k = 0; k < opt_count && !seen; k++)
@@ -71,12 +71,12 @@ int ut_mode_opts_count(void)
 	return opt_count;
 }
 
-const struct ut_mode_opt *ut_mode_opt_at(int k)
+const struct ut_opt *ut_mode_opt_at(int k)
 {
 	return k >= 0 && k < ut_mode_opts_count() ? opt_list[k] : NULL;
 }
 
-int ut_mode_opt_index(const struct ut_mode_opt *o)
+int ut_mode_opt_index(const struct ut_opt *o)
 {
 	int n = ut_mode_opts_count();
 
@@ -88,7 +88,7 @@ int ut_mode_opt_index(const struct ut_mode_opt *o)
 
 bool ut_mode_declares(const struct ut_mode_ops *m, const char *name)
 {
-	for (const struct ut_mode_opt *o = m->opts; o && o->name; o++)
+	for (const struct ut_opt *o = m->opts; o && o->name; o++)
 		if (!strcmp(o->name, name))
 			return true;
 	return false;

@@ -68,6 +68,6 @@ void ut_reclaim_dispose(const struct ut_run *run, struct ut_deadlist *graveyard,
 void ut_graveyard_report(const struct ut_config *cfg, uint64_t n)
 {
 	if (n)
-		ut_out(&cfg->sink, "  busted          %llu poisoned nodes kept unfreed until the end\n",
+		ut_out(&cfg->inv->sink, "  busted          %llu poisoned nodes kept unfreed until the end\n",
 		       (unsigned long long)n);
 }

@@ -109,7 +109,7 @@ static void base_key(const struct ut_result *r, char *buf, size_t len)
 			       pin && pin[UT_ROLE_WORKER] ? pin[UT_ROLE_WORKER] : "none");
 	/* The flags that change what a combination measures (--async). */
 	for (int k = 0; c && k < ut_mode_opts_count() && off < len; k++)
-		if (ut_mode_opt_at(k)->in_key && c->opt[k])
+		if ((ut_mode_opt_at(k)->flags & UT_OPTF_IN_KEY) && c->opt[k])
 			off += (size_t)snprintf(buf + off, len - off, " %s", ut_mode_opt_at(k)->name);
 }
 
@@ -235,53 +235,6 @@ static void json_result(struct uj *j, const struct ut_config *global, const stru
 	uj_end_obj(j);
 }
 
-static void json_params(struct uj *j, const char *key, const struct ut_config *cfg)
-{
-	char dur[32];
-
-	uj_obj(j, key);
-	uj_str(j, "mode", cfg->mode->name);
-	uj_arr(j, "flavors");
-	for (int i = 0; i < cfg->nflavors; i++)
-		uj_str(j, NULL, cfg->flavors[i]->name);
-	uj_end_arr(j);
-	uj_arr(j, "layouts");
-	for (int i = 0; i < cfg->nlayouts; i++)
-		uj_str(j, NULL, ut_layout_names[cfg->layouts[i]]);
-	uj_end_arr(j);
-	uj_i64(j, "readers", cfg->readers);
-	uj_i64(j, "updaters", cfg->updaters);
-	uj_i64(j, "enqueuers", cfg->enqueuers);
-	uj_u64(j, "max_outstanding", cfg->max_outstanding);
-	uj_u64(j, "read_delay_ns", cfg->read_delay_ns);
-	for (int k = 0; k < ut_mode_opts_count(); k++) {
-		const struct ut_mode_opt *o = ut_mode_opt_at(k);
-
-		if (o->type == UT_OPT_FLAG)
-			uj_bool(j, o->json, cfg->opt[k] != 0);
-		else if (o->type == UT_OPT_RATE)
-			uj_dbl(j, o->json, (double)cfg->opt[k]);
-		else
-			uj_u64(j, o->json, cfg->opt[k]);
-	}
-	uj_u64(j, "duration_ns", cfg->duration_ns);
-	ut_format_duration(cfg->duration_ns, dur, sizeof(dur));
-	uj_str(j, "duration", dur);
-	uj_u64(j, "stat_interval_ns", cfg->stat_interval_ns);
-	uj_u64(j, "stall_timeout_ns", cfg->stall_timeout_ns);
-	if (cfg->lib_stall_timeout_ns >= 0)
-		uj_u64(j, "lib_stall_timeout_ns", (uint64_t)cfg->lib_stall_timeout_ns);
-	else
-		uj_null(j, "lib_stall_timeout_ns");
-	uj_u64(j, "stuck_for_ns", cfg->stuck_for_ns);
-	uj_obj(j, "pin");
-	uj_str(j, "readers", cfg->pin_text[UT_ROLE_READER] ? cfg->pin_text[UT_ROLE_READER] : "none");
-	uj_str(j, "updaters", cfg->pin_text[UT_ROLE_UPDATER] ? cfg->pin_text[UT_ROLE_UPDATER] : "none");
-	uj_str(j, "workers", cfg->pin_text[UT_ROLE_WORKER] ? cfg->pin_text[UT_ROLE_WORKER] : "none");
-	uj_end_obj(j);
-	uj_end_obj(j);
-}
-
 void ut_report_json(const struct ut_batch *b, const struct ut_result *r, int n,
 		    enum ut_verdict verdict, int exit_code, FILE *f, const struct ut_compare *cmp)
 {
@@ -320,8 +273,8 @@ void ut_report_json(const struct ut_batch *b, const struct ut_result *r, int n,
 	uj_bool(&j, "call_rcu_stats", stats);
 	uj_end_obj(&j);
 	uj_arr(&j, "command_line");
-	for (int i = 0; i < cfg->argc; i++)
-		uj_str(&j, NULL, cfg->argv[i]);
+	for (int i = 0; i < cfg->inv->argc; i++)
+		uj_str(&j, NULL, cfg->inv->argv[i]);
 	uj_end_arr(&j);
 	uj_u64(&j, "seed", cfg->seed);
 	if (b->is_scenario) {
@@ -339,7 +292,7 @@ void ut_report_json(const struct ut_batch *b, const struct ut_result *r, int n,
 	} else {
 		uj_null(&j, "scenario");
 	}
-	json_params(&j, "parameters", run0);
+	ut_params_json(&j, "parameters", run0);
 	uj_obj(&j, "system");
 	uj_obj(&j, "kernel");
 	uj_str(&j, "sysname", u.sysname);
@@ -348,7 +301,7 @@ void ut_report_json(const struct ut_batch *b, const struct ut_result *r, int n,
 	uj_str(&j, "machine", u.machine);
 	uj_end_obj(&j);
 	uj_str(&j, "cpu_model", model);
-	uj_i64(&j, "online_cpus", cfg->ncpus);
+	uj_i64(&j, "online_cpus", cfg->inv->ncpus);
 	uj_obj(&j, "membarrier");
 	uj_bool(&j, "available", mb >= 0);
 	uj_i64(&j, "commands", mb >= 0 ? mb : 0);
@@ -373,7 +326,7 @@ void ut_report_json(const struct ut_batch *b, const struct ut_result *r, int n,
 		uj_i64(&j, "pass", run->pass);
 		uj_u64(&j, "seed", run->cfg.seed);
 		uj_i64(&j, "combinations", run->ncombos);
-		json_params(&j, "parameters", &run->cfg);
+		ut_params_json(&j, "parameters", &run->cfg);
 		uj_arr(&j, "placement_plans");
 		for (int l = 0; l < run->nplans; l++) {
 			uj_obj(&j, NULL);

@@ -61,74 +61,15 @@ void ut_report_cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
-static void pin_text(const struct ut_config *cfg, int role, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", cfg->pin_text[role] ? cfg->pin_text[role] : "none");
-}
-
-/* --read-delay as the start line shows it: "random" or a duration. */
-static void read_delay_text(const struct ut_config *cfg, char *buf, size_t len)
-{
-	if (cfg->read_delay_ns)
-		ut_format_duration(cfg->read_delay_ns, buf, len);
-	else
-		snprintf(buf, len, "random");
-}
-
-/* " NAME=VALUE" for every option the modes declare (from their tables). */
-static void mode_opts_text(const struct ut_config *cfg, char *buf, size_t len)
-{
-	size_t off = 0;
-
-	buf[0] = '\0';
-	for (int k = 0; k < ut_mode_opts_count() && off < len; k++) {
-		const struct ut_mode_opt *o = ut_mode_opt_at(k);
-		char v[32];
-
-		if (o->type == UT_OPT_DUR)
-			ut_format_duration(cfg->opt[k], v, sizeof(v));
-		else
-			snprintf(v, sizeof(v), "%llu", (unsigned long long)cfg->opt[k]);
-		off += (size_t)snprintf(buf + off, len - off, " %s=%s", o->name, v);
-	}
-}
-
-/* Every parameter of one run, as "mode=... combinations=N". */
+/* Every parameter of one run, as "mode=... seed=N combinations=N". */
 static void params_line(const struct ut_config *cfg, int ncombos, char *line, size_t len)
 {
-	char dur[32], stat[32], stall[32], rd[32], flist[128] = "", llist[128] = "";
-	char pr[64], pu[64], pw[64], extra[96] = "", sf[32], ls[32], mopts[512];
+	size_t off;
 
-	ut_format_duration(cfg->duration_ns, dur, sizeof(dur));
-	ut_format_duration(cfg->stat_interval_ns, stat, sizeof(stat));
-	ut_format_duration(cfg->stall_timeout_ns, stall, sizeof(stall));
-	read_delay_text(cfg, rd, sizeof(rd));
-	mode_opts_text(cfg, mopts, sizeof(mopts));
-	for (int i = 0; i < cfg->nflavors; i++)
-		snprintf(flist + strlen(flist), sizeof(flist) - strlen(flist), "%s%s",
-			 i ? "," : "", cfg->flavors[i]->name);
-	for (int i = 0; i < cfg->nlayouts; i++)
-		snprintf(llist + strlen(llist), sizeof(llist) - strlen(llist), "%s%s",
-			 i ? "," : "", ut_layout_names[cfg->layouts[i]]);
-	/* Only when they apply: the line stays as it was for everything else. */
-	if (cfg->mode->takes_stuck_for) {
-		ut_format_duration(cfg->stuck_for_ns, sf, sizeof(sf));
-		snprintf(extra, sizeof(extra), " stuck-for=%s", sf);
-	}
-	if (cfg->lib_stall_timeout_ns >= 0) {
-		ut_format_duration((uint64_t)cfg->lib_stall_timeout_ns, ls, sizeof(ls));
-		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra), " lib-stall-timeout=%s", ls);
-	}
-	pin_text(cfg, UT_ROLE_READER, pr, sizeof(pr));
-	pin_text(cfg, UT_ROLE_UPDATER, pu, sizeof(pu));
-	pin_text(cfg, UT_ROLE_WORKER, pw, sizeof(pw));
-	snprintf(line, len, "mode=%s flavor=%s call-rcu-layout=%s readers=%d "
-		 "updaters=%d enqueuers=%d max-outstanding=%lu read-delay=%s%s "
-		 "duration=%s stat-interval=%s stall-timeout=%s%s seed=%llu pin-readers=%s "
-		 "pin-updaters=%s pin-workers=%s combinations=%d",
-		 cfg->mode->name, flist, llist, cfg->readers, cfg->updaters, cfg->enqueuers,
-		 cfg->max_outstanding, rd, mopts, dur, stat, stall, extra,
-		 (unsigned long long)cfg->seed, pr, pu, pw, ncombos);
+	ut_params_line(cfg, line, len);
+	off = strlen(line);
+	snprintf(line + off, len - off, " seed=%llu combinations=%d", (unsigned long long)cfg->seed,
+		 ncombos);
 }
 
 void ut_report_start(const struct ut_batch *b)
@@ -142,22 +83,22 @@ void ut_report_start(const struct ut_batch *b)
 	ut_report_cpu_model(model, sizeof(model));
 	uname(&u);
 
-	if (cfg->sink.tap)
+	if (cfg->inv->sink.tap)
 		printf("1..%d\n", b->ncombos);
 	if (!b->is_scenario) {
 		params_line(&b->runs[0].cfg, b->ncombos, line, sizeof(line));
-		ut_out(&cfg->sink, "urcutorture %s (%s %s): %s\n", UT_VERSION, UT_LIB_NAME,
+		ut_out(&cfg->inv->sink, "urcutorture %s (%s %s): %s\n", UT_VERSION, UT_LIB_NAME,
 		       UT_LIB_VERSION, line);
 	} else {
 		ut_format_span(b->planned_ns, planned, sizeof(planned));
-		ut_out(&cfg->sink, "urcutorture %s (%s %s): scenario=%s (%s%s) runs=%d combinations=%d "
+		ut_out(&cfg->inv->sink, "urcutorture %s (%s %s): scenario=%s (%s%s) runs=%d combinations=%d "
 		       "planned=%s seed=%llu: %s\n", UT_VERSION, UT_LIB_NAME, UT_LIB_VERSION, b->name,
 		       b->builtin ? "built-in " : "", b->file, b->nruns, b->ncombos, planned,
 		       (unsigned long long)cfg->seed, b->description);
 	}
-	ut_out(&cfg->sink, "system: %s %s %s, cpu \"%s\", %d online CPUs, topology: %s, placement: %s, "
+	ut_out(&cfg->inv->sink, "system: %s %s %s, cpu \"%s\", %d online CPUs, topology: %s, placement: %s, "
 	       "membarrier: %s (0x%x)\n",
-	       u.sysname, u.release, u.machine, model, cfg->ncpus, topo, ut_placement_backend(),
+	       u.sysname, u.release, u.machine, model, cfg->inv->ncpus, topo, ut_placement_backend(),
 	       mb >= 0 ? "available" : "unavailable", mb >= 0 ? mb : 0);
 }
 
@@ -169,7 +110,7 @@ void ut_report_run_start(const struct ut_batch *b, int i)
 	params_line(&run->cfg, run->ncombos, line, sizeof(line));
 	if (b->passes > 1)
 		snprintf(pass, sizeof(pass), ", pass %d", run->pass);
-	ut_out(&b->global->sink, "run %d/%d (%s:%d%s): %s\n", i + 1, b->nruns, b->file, run->line,
+	ut_out(&b->global->inv->sink, "run %d/%d (%s:%d%s): %s\n", i + 1, b->nruns, b->file, run->line,
 	       pass, line);
 }
 
@@ -192,7 +133,7 @@ static void lat_line(const struct ut_config *cfg, const char *what, const struct
 	}
 	ut_format_ns(h->max, v, sizeof(v));
 	snprintf(line + off, sizeof(line) - off, " max %s", v);
-	ut_out(&cfg->sink, "%s\n", line);
+	ut_out(&cfg->inv->sink, "%s\n", line);
 }
 
 /* Workers bound to a CPU that were seen running callbacks on another. */
@@ -240,12 +181,12 @@ static void reads_line(const struct ut_config *cfg, const struct ut_result *r)
 	double ns = ut_report_ns_per_read(cfg, r);
 
 	if (!isnan(ns)) {
-		ut_out(&cfg->sink, "  reads           %llu (%.3g/s, %.1f ns/read per reader)\n",
+		ut_out(&cfg->inv->sink, "  reads           %llu (%.3g/s, %.1f ns/read per reader)\n",
 		       (unsigned long long)r->reads, ut_per_s(r->reads, r->seconds), ns);
 		return;
 	}
-	read_delay_text(cfg, rd, sizeof(rd));
-	ut_out(&cfg->sink, "  reads           %llu (%.3g/s, %.3g sections/s per reader, read-delay=%s)\n",
+	ut_read_delay_text(cfg, rd, sizeof(rd));
+	ut_out(&cfg->inv->sink, "  reads           %llu (%.3g/s, %.3g sections/s per reader, read-delay=%s)\n",
 	       (unsigned long long)r->reads, ut_per_s(r->reads, r->seconds),
 	       ut_report_reads_per_reader(cfg, r), rd);
 }
@@ -257,31 +198,31 @@ void ut_report_result(const struct ut_config *global, const struct ut_result *r)
 	char line[1024];
 	size_t off;
 
-	ut_out(&cfg->sink, "--- %s/%s (%s, %.1f s): %s%s%s\n", r->flavor->name, ut_layout_names[r->layout],
+	ut_out(&cfg->inv->sink, "--- %s/%s (%s, %.1f s): %s%s%s\n", r->flavor->name, ut_layout_names[r->layout],
 	       r->mode->name, r->seconds, ut_verdict_names[r->verdict],
 	       r->note[0] ? " - " : "", r->note);
 	if (r->reads)
 		reads_line(cfg, r);
 	mode_section(cfg, r, UT_SECTION_COUNTS);
 	if (r->updates)
-		ut_out(&cfg->sink, "  updates         %llu (%.3g/s)\n", (unsigned long long)r->updates,
+		ut_out(&cfg->inv->sink, "  updates         %llu (%.3g/s)\n", (unsigned long long)r->updates,
 		       ut_per_s(r->updates, r->seconds));
 	if (r->grace_periods)
-		ut_out(&cfg->sink, "  grace periods   %llu (%.3g/s)\n", (unsigned long long)r->grace_periods,
+		ut_out(&cfg->inv->sink, "  grace periods   %llu (%.3g/s)\n", (unsigned long long)r->grace_periods,
 		       ut_per_s(r->grace_periods, r->seconds));
 	if (r->barriers)
-		ut_out(&cfg->sink, "  rcu_barrier     %llu\n", (unsigned long long)r->barriers);
+		ut_out(&cfg->inv->sink, "  rcu_barrier     %llu\n", (unsigned long long)r->barriers);
 	lat_line(cfg, r->gp_lat_what && !strcmp(r->gp_lat_what, "rcu_barrier") ? "barrier latency" : "GP latency",
 		 &r->gp_lat);
 	if (r->cb_posted)
-		ut_out(&cfg->sink, "  callbacks       posted %llu invoked %llu (%.3g/s) max backlog %llu\n",
+		ut_out(&cfg->inv->sink, "  callbacks       posted %llu invoked %llu (%.3g/s) max backlog %llu\n",
 		       (unsigned long long)r->cb_posted, (unsigned long long)r->cb_invoked,
 		       ut_per_s(r->cb_invoked, r->seconds), (unsigned long long)r->max_backlog);
 	mode_section(cfg, r, UT_SECTION_CALLBACKS);
 	lat_line(cfg, "callback latency", &r->cb_lat);
 	mode_section(cfg, r, UT_SECTION_CHECKS);
 	if (r->nworkers && r->cb_posted) {
-		ut_out(&cfg->sink, "  %-26s %5s %5s %10s %10s %9s %9s %9s %8s\n", "worker", "aff", "cpu",
+		ut_out(&cfg->inv->sink, "  %-26s %5s %5s %10s %10s %9s %9s %9s %8s\n", "worker", "aff", "cpu",
 		       "invoked", "max-blog", "lat-p50", "lat-p99", "cpu-time", "gps");
 		for (int i = 0; i < r->nworkers; i++) {
 			const struct ut_worker_result *w = &r->workers[i];
@@ -297,7 +238,7 @@ void ut_report_result(const struct ut_config *global, const struct ut_result *r)
 				snprintf(gps, sizeof(gps), "%llu", (unsigned long long)w->grace_periods);
 			else
 				snprintf(gps, sizeof(gps), "-");
-			ut_out(&cfg->sink, "  %-26s %5d %5d %10llu %10llu %9s %9s %9s %8s\n", w->label,
+			ut_out(&cfg->inv->sink, "  %-26s %5d %5d %10llu %10llu %9s %9s %9s %8s\n", w->label,
 			       w->cpu_affinity, w->cpu_seen, (unsigned long long)w->invoked,
 			       (unsigned long long)w->max_backlog,
 			       w->lat->count ? p50 : "-", w->lat->count ? p99 : "-", ct, gps);
@@ -311,9 +252,9 @@ void ut_report_result(const struct ut_config *global, const struct ut_result *r)
 	for (int e = 0; e < UT_MODE_MAX_ERRORS && r->mode->errors && r->mode->errors[e]; e++)
 		off += (size_t)snprintf(line + off, sizeof(line) - off, " %s=%llu", r->mode->errors[e],
 					(unsigned long long)r->mode_errors[e]);
-	ut_out(&cfg->sink, "%s%s\n", ut_result_errors(r) ? "!!! " : "", line);
+	ut_out(&cfg->inv->sink, "%s%s\n", ut_result_errors(r) ? "!!! " : "", line);
 	if (r->threads_pinned || r->pin_mismatches || ut_report_worker_mismatches(r))
-		ut_out(&cfg->sink, "  placement       %llu threads pinned, %llu ended on another CPU, "
+		ut_out(&cfg->inv->sink, "  placement       %llu threads pinned, %llu ended on another CPU, "
 		       "%llu bound call_rcu workers seen on another CPU\n",
 		       (unsigned long long)r->threads_pinned, (unsigned long long)r->pin_mismatches,
 		       (unsigned long long)ut_report_worker_mismatches(r));
@@ -325,10 +266,10 @@ void ut_report_matrix(const struct ut_batch *b, const struct ut_result *r, int n
 	bool scn = b->is_scenario;
 
 	if (scn)
-		ut_out(&cfg->sink, "\n=== comparison (scenario %s) ===\n", b->name);
+		ut_out(&cfg->inv->sink, "\n=== comparison (scenario %s) ===\n", b->name);
 	else
-		ut_out(&cfg->sink, "\n=== comparison (%s) ===\n", b->runs[0].cfg.mode->name);
-	ut_out(&cfg->sink, "%s%-7s %-10s %-11s %10s %8s %10s %9s %9s %9s %9s %8s %6s\n",
+		ut_out(&cfg->inv->sink, "\n=== comparison (%s) ===\n", b->runs[0].cfg.mode->name);
+	ut_out(&cfg->inv->sink, "%s%-7s %-10s %-11s %10s %8s %10s %9s %9s %9s %9s %8s %6s\n",
 	       scn ? "run mode         " : "", "flavor", "layout",
 	       "verdict", "reads/s", "ns/read", "updates/s", "GP-p50", "GP-p99", "CB-p50", "CB-p99",
 	       "backlog", "errors");
@@ -350,7 +291,7 @@ void ut_report_matrix(const struct ut_batch *b, const struct ut_result *r, int n
 			snprintf(nsr, sizeof(nsr), "%.1f", ns);
 		if (scn)
 			snprintf(pre, sizeof(pre), "%3d %-12.12s ", rc->run_index + 1, r[i].mode->name);
-		ut_out(&cfg->sink, "%s%-7s %-10s %-11s %10.3g %8s %10.3g %9s %9s %9s %9s %8llu %6llu\n",
+		ut_out(&cfg->inv->sink, "%s%-7s %-10s %-11s %10.3g %8s %10.3g %9s %9s %9s %9s %8llu %6llu\n",
 		       pre, r[i].flavor->name, ut_layout_names[r[i].layout], ut_verdict_names[r[i].verdict],
 		       ut_per_s(r[i].reads, r[i].seconds), nsr,
 		       ut_per_s(r[i].updates + (r[i].mode->updates_include_gps ? r[i].grace_periods : 0), r[i].seconds),
@@ -359,25 +300,30 @@ void ut_report_matrix(const struct ut_batch *b, const struct ut_result *r, int n
 	}
 }
 
-void ut_report_tap(const struct ut_config *cfg, const struct ut_result *r, int n, int idx)
+/* "ok N - FLAVOR/LAYOUT MODE" or "not ok N - ... # VERDICT errors=E NOTE". */
+static void tap_line(FILE *f, const struct ut_result *r, int idx)
 {
 	const struct ut_result *x = &r[idx];
 
-	if (!cfg->sink.tap)
-		return;
 	if (x->verdict == UT_SUCCESS)
-		printf("ok %d - %s/%s %s\n", idx + 1, x->flavor->name, ut_layout_names[x->layout],
-		       x->mode->name);
+		fprintf(f, "ok %d - %s/%s %s\n", idx + 1, x->flavor->name, ut_layout_names[x->layout],
+			x->mode->name);
 	else
-		printf("not ok %d - %s/%s %s # %s errors=%llu%s%s\n", idx + 1, x->flavor->name,
-		       ut_layout_names[x->layout], x->mode->name, ut_verdict_names[x->verdict],
-		       (unsigned long long)ut_result_errors(x), x->note[0] ? " " : "", x->note);
-	fflush(stdout);
-	(void)n;
+		fprintf(f, "not ok %d - %s/%s %s # %s errors=%llu%s%s\n", idx + 1, x->flavor->name,
+			ut_layout_names[x->layout], x->mode->name, ut_verdict_names[x->verdict],
+			(unsigned long long)ut_result_errors(x), x->note[0] ? " " : "", x->note);
+	fflush(f);
 }
 
-void ut_report_end_line(const struct ut_batch *b, enum ut_verdict v, const struct ut_result *r,
-			int n, char *buf, size_t len)
+void ut_report_tap(const struct ut_config *cfg, const struct ut_result *r, int idx)
+{
+	if (cfg->inv->sink.tap)
+		tap_line(stdout, r, idx);
+}
+
+/* "End of test: VERDICT ..." without the newline. */
+static void end_line(const struct ut_batch *b, enum ut_verdict v, const struct ut_result *r, int n,
+		     char *buf, size_t len)
 {
 	const struct ut_config *cfg = b->global;
 	char detail[512] = "", what[128], intr[128] = "";
@@ -409,10 +355,72 @@ void ut_report_end_line(const struct ut_batch *b, enum ut_verdict v, const struc
 			 (unsigned long long)cfg->seed, detail);
 }
 
-void ut_report_end(const struct ut_batch *b, enum ut_verdict v, const struct ut_result *r, int n)
+int ut_exit_code(enum ut_verdict v)
+{
+	switch (v) {
+	case UT_SUCCESS: return UT_EXIT_OK;
+	case UT_FAILURE: return UT_EXIT_FAILURE;
+	case UT_STALL: return UT_EXIT_STALL;
+	case UT_ENV: return UT_EXIT_ENV;
+	case UT_INTERRUPTED: return UT_EXIT_INTERRUPTED;
+	case UT_REGRESSION: return UT_EXIT_REGRESSION;
+	case UT_CRASH: return UT_EXIT_FAILURE;
+	}
+	return UT_EXIT_FAILURE;
+}
+
+void ut_end_out_of(const struct ut_invocation *inv, struct ut_end_out *out)
+{
+	out->sink = inv->sink;
+	out->tap = stdout;
+	out->json = inv->json;
+}
+
+/*
+ * --compare: every combination against the baseline's.  The comparison
+ * reads this run's own JSON document (as --from-report reads a saved one),
+ * and its outcome changes that document's verdict: the document is
+ * rendered once into memory for it, then once for good.
+ */
+static enum ut_verdict compare(const struct ut_batch *b, const struct ut_result *r, int n,
+			       enum ut_verdict v, struct ut_compare *cmp, const struct ut_sink *sink)
+{
+	char *doc = NULL;
+	size_t size = 0;
+	FILE *m;
+
+	if (b->stop_signal) {
+		ut_out(sink, "compare: skipped, the run was interrupted\n");
+		return v;
+	}
+	m = open_memstream(&doc, &size);
+	if (!m)
+		return v;
+	ut_report_json(b, r, n, v, ut_exit_code(v), m, NULL);
+	fclose(m);
+	if (doc && ut_compare_run(cmp, doc, sink) > 0 && v == UT_SUCCESS)
+		v = UT_REGRESSION;
+	free(doc);
+	return v;
+}
+
+enum ut_verdict ut_report_finish(const struct ut_batch *b, const struct ut_result *r, int n,
+				 enum ut_verdict v, struct ut_compare *cmp,
+				 const struct ut_end_out *out)
 {
 	char line[1024];
 
-	ut_report_end_line(b, v, r, n, line, sizeof(line));
-	ut_out(&b->global->sink, "%s\n", line);
+	if (cmp)
+		v = compare(b, r, n, v, cmp, &out->sink);
+	if (out->sink.tap && (v == UT_STALL || v == UT_CRASH) && n > 0) {
+		tap_line(out->tap, r, n - 1);
+		fprintf(out->tap, "Bail out! %s\n", v == UT_STALL ? "stall" : "crash");
+	} else if (out->sink.tap && b->stop_signal) {
+		fprintf(out->tap, "Bail out! interrupted by %s\n", ut_signal_name(b->stop_signal));
+	}
+	fflush(out->tap);
+	ut_report_json(b, r, n, v, ut_exit_code(v), out->json, ut_compare_done(cmp) ? cmp : NULL);
+	end_line(b, v, r, n, line, sizeof(line));
+	ut_out(&out->sink, "%s\n", line);
+	return v;
 }

@@ -75,39 +75,49 @@ static uint64_t errors_now(struct ut_run *run)
 	return n;
 }
 
+void ut_result_from_threads(struct ut_run *run, struct ut_result *r)
+{
+	for (int i = 0; i < run->nthreads; i++) {
+		struct ut_thread *t = &run->threads[i];
+
+		r->reads += ut_read(&t->reads);
+		r->updates += ut_read(&t->updates);
+		r->grace_periods += ut_read(&t->gps);
+		r->barriers += ut_read(&t->barriers);
+		for (int e = 0; e < UT_ERR_COUNT; e++)
+			r->errors[e] += ut_read(&t->errors[e]);
+		for (int e = 0; e < UT_MODE_MAX_ERRORS; e++)
+			r->mode_errors[e] += ut_read(&t->mode_errors[e]);
+	}
+	r->threads = calloc((size_t)(run->nthreads ? run->nthreads : 1), sizeof(*r->threads));
+	for (int i = 0; r->threads && i < run->nthreads; i++) {
+		struct ut_thread *t = &run->threads[i];
+		struct ut_thread_result *tr = &r->threads[r->nthreads++];
+		/* Acquire: pairs with the release store in ut_thread_begin
+		 * (threads.c): cpu_start is set once started is. */
+		bool started = __atomic_load_n(&t->started, __ATOMIC_ACQUIRE);
+
+		tr->kind = ut_thread_role_name(t);
+		tr->idx = t->idx;
+		tr->ktid = __atomic_load_n(&t->ktid, __ATOMIC_RELAXED);
+		tr->cpu_planned = t->cpu_planned;
+		tr->node = t->node;
+		tr->cpu_start = started ? t->cpu_start : -1;
+		tr->cpu_end = started ? __atomic_load_n(&t->cpu_seen, __ATOMIC_RELAXED) : -1;
+	}
+}
+
+/* After the join: the threads' figures, the callbacks and the workers. */
 static void collect(struct ut_run *run)
 {
 	struct ut_result *res = run->res;
 
-	for (int i = 0; i < run->nthreads; i++) {
-		struct ut_thread *t = &run->threads[i];
-
-		res->reads += t->reads;
-		res->updates += t->updates;
-		res->grace_periods += t->gps;
-		res->barriers += t->barriers;
-		for (int e = 0; e < UT_ERR_COUNT; e++)
-			res->errors[e] += t->errors[e];
-		for (int e = 0; e < UT_MODE_MAX_ERRORS; e++)
-			res->mode_errors[e] += t->mode_errors[e];
-		if (t->lat)
-			ut_hist_merge(&res->gp_lat, t->lat);
-	}
+	ut_result_from_threads(run, res);
+	for (int i = 0; i < run->nthreads; i++)
+		if (run->threads[i].lat)
+			ut_hist_merge(&res->gp_lat, run->threads[i].lat);
 	for (int e = 0; e < UT_ERR_COUNT; e++)
 		res->errors[e] += run->cb_errors[e];
-	res->threads = calloc((size_t)(run->nthreads ? run->nthreads : 1), sizeof(*res->threads));
-	for (int i = 0; res->threads && i < run->nthreads; i++) {
-		struct ut_thread *t = &run->threads[i];
-		struct ut_thread_result *tr = &res->threads[res->nthreads++];
-
-		tr->kind = ut_thread_role_name(t);
-		tr->idx = t->idx;
-		tr->ktid = t->started ? t->ktid : 0;
-		tr->cpu_planned = t->cpu_planned;
-		tr->node = t->node;
-		tr->cpu_start = t->started ? t->cpu_start : -1;
-		tr->cpu_end = t->started ? t->cpu_seen : -1;
-	}
 	res->cb_posted = run->cb_posted;
 	res->cb_invoked = run->cb_invoked;
 	for (int i = 0; i < res->nworkers; i++) {
@@ -188,63 +198,67 @@ static void live_progress(struct ut_run *run, uint64_t elapsed, bool clear)
 	fflush(stderr);
 }
 
-int ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
-	       enum ut_layout layout, struct ut_plan *plan, struct ut_result *res)
+/*
+ * A combination runs in four steps, as docs/TORTURE.md draws them: start
+ * (the run, its call_rcu layout, its threads), control (the duration, the
+ * stat lines), stop (the grace periods owed, the join, the callback drain)
+ * and judge (the figures, the mode's and the library's checks, the
+ * verdict); then everything is freed.
+ */
+
+/* The run of one combination, and its result's fixed part; NULL: no memory. */
+static struct ut_run *run_new(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
+			      enum ut_layout layout, struct ut_plan *plan, struct ut_result *res,
+			      struct ut_flavor_ops *timed)
 {
 	struct ut_run *run = calloc(1, sizeof(*run));
-	struct ut_lib_worker_stat *lib = calloc(UT_MAX_WORKERS, sizeof(*lib));
-	const struct ut_mode_ops *mode = cfg->mode;
-	/* run->ops: the flavor's table with its grace-period waits timed. */
-	struct ut_flavor_ops timed;
-	/* The live line goes to stderr whenever it is a terminal: stdout (TAP,
-	 * JSON, the report) never gets it. */
-	bool tty = isatty(2);
-	uint64_t t0, next_stat, elapsed = 0;
-	int nlib = 0, rc = 0;
 
 	memset(res, 0, sizeof(*res));
 	res->cfg = cfg;
 	res->flavor = ops;
 	res->layout = layout;
-	res->mode = mode;
+	res->mode = cfg->mode;
 	res->gp_lat_what = "grace period";
 	ut_hist_init(&res->gp_lat);
 	ut_hist_init(&res->cb_lat);
-
+	if (!run)
+		return NULL;
 	run->cfg = cfg;
-	run->ops = ut_watchdog_wrap_ops(ops, &timed);
+	/* run->ops: the flavor's table with its grace-period waits timed. */
+	run->ops = ut_watchdog_wrap_ops(ops, timed);
 	run->layout = layout;
 	run->plan = plan;
 	run->res = res;
-	run->mode = mode;
+	run->mode = cfg->mode;
 	run->uses_layout = ut_mode_uses_layout(cfg);
 	pthread_mutex_init(&run->workers_lock, NULL);
 	run->generation = ++run_generation;
+	return run;
+}
+
+/* The layout, the mode's state, the threads; 0, or -1 with the verdict ENV. */
+static int run_start(struct ut_run *run, const struct ut_flavor_ops *ops)
+{
+	const struct ut_mode_ops *mode = run->mode;
+	struct ut_result *res = run->res;
 
 	/* The controller calls rcu_barrier and call_rcu_data_free: register it. */
 	ops->register_thread();
 	if (ops->is_qsbr)
 		ops->thread_offline();
-
-	if (ut_layout_setup(run)) {
-		res->verdict = UT_ENV;
-		goto out_unregister;
-	}
-	if (mode->result_size && !(res->mode_data = calloc(1, mode->result_size))) {
-		res->verdict = UT_ENV;
-		goto out_teardown;
-	}
-	if (ut_threads_alloc(run) || (mode->setup && mode->setup(run))) {
-		res->verdict = UT_ENV;
-		goto out_teardown;
-	}
+	if (ut_layout_setup(run))
+		return -1;
+	run->layout_up = true;
+	if (mode->result_size && !(res->mode_data = calloc(1, mode->result_size)))
+		return -1;
+	if (ut_threads_alloc(run) || (mode->setup && mode->setup(run)))
+		return -1;
 	ut_lib_begin(run);
 	ut_watchdog_attach(run);
 	ut_crash_attach(run);
-	t0 = ut_now_ns();
-	run->t_start_ns = t0;
+	run->t_start_ns = ut_now_ns();
 	__atomic_store_n(&run_clock.stopping, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&run_clock.t0, t0, __ATOMIC_RELAXED);
+	__atomic_store_n(&run_clock.t0, run->t_start_ns, __ATOMIC_RELAXED);
 	for (int i = 0; i < run->nthreads; i++) {
 		int e = pthread_create(&run->threads[i].tid, NULL, role_main, &run->threads[i]);
 
@@ -256,43 +270,64 @@ int ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
 			break;
 		}
 	}
+	return 0;
+}
 
-	next_stat = cfg->stat_interval_ns;
+/* One stat line: the mode's figures and the errors so far. */
+static void stat_line(struct ut_run *run, uint64_t elapsed)
+{
+	char buf[512];
+	uint64_t errs = errors_now(run);
+
+	run->mode->stat_line(run, buf, sizeof(buf));
+	ut_out(&run->cfg->inv->sink, "%s[%6.1fs] %s/%s: %s errors %llu\n", errs ? "!!! " : "",
+	       elapsed / 1e9, run->ops->name, ut_layout_names[run->layout], buf,
+	       (unsigned long long)errs);
+}
+
+/* Until the duration ends (or a signal, or refused pinning): the mode's
+ * tick, the live line on a terminal, the stat lines. */
+static void run_control(struct ut_run *run)
+{
+	const struct ut_config *cfg = run->cfg;
+	/* The live line goes to stderr whenever it is a terminal: stdout (TAP,
+	 * JSON, the report) never gets it. */
+	bool tty = isatty(2);
+	uint64_t elapsed, next_stat = cfg->stat_interval_ns;
+
 	while (!ut_should_stop(run)) {
-		uint64_t left, step = 100000000ull;
+		uint64_t left, step = tty ? 200000000ull : 100000000ull;
 
-		elapsed = ut_now_ns() - t0;
-		if (elapsed >= cfg->duration_ns)
-			break;
-		if (__atomic_load_n(&run->pin_failed, __ATOMIC_RELAXED))
+		elapsed = ut_now_ns() - run->t_start_ns;
+		if (elapsed >= cfg->duration_ns || __atomic_load_n(&run->pin_failed, __ATOMIC_RELAXED))
 			break;
 		if (ut_stop_requested())
 			break;		/* SIGINT / SIGTERM: stop, then report what ran */
 		left = cfg->duration_ns - elapsed;
-		if (tty)
-			step = 200000000ull;
 		ut_sleep_ns(left < step ? left : step);
-		elapsed = ut_now_ns() - t0;
-		if (mode->between)
-			mode->between(run, elapsed);
+		elapsed = ut_now_ns() - run->t_start_ns;
+		if (run->mode->between)
+			run->mode->between(run, elapsed);
 		if (tty)
 			live_progress(run, elapsed, false);
-		if (cfg->stat_interval_ns && !cfg->quiet && elapsed >= next_stat &&
+		if (cfg->stat_interval_ns && !cfg->inv->quiet && elapsed >= next_stat &&
 		    elapsed < cfg->duration_ns && !ut_stop_requested()) {
-			char buf[512];
-			uint64_t errs = errors_now(run);
-
-			mode->stat_line(run, buf, sizeof(buf));
 			if (tty)
 				live_progress(run, elapsed, true);
-			ut_out(&cfg->sink, "%s[%6.1fs] %s/%s: %s errors %llu\n", errs ? "!!! " : "",
-			       elapsed / 1e9, ops->name, ut_layout_names[layout], buf,
-			       (unsigned long long)errs);
+			stat_line(run, elapsed);
 			next_stat += cfg->stat_interval_ns;
 		}
 	}
 	if (tty)
 		live_progress(run, 0, true);
+}
+
+/* The grace periods owed, the threads joined, the callbacks drained. */
+static void run_stop(struct ut_run *run, const struct ut_flavor_ops *ops)
+{
+	struct ut_result *res = run->res;
+	uint64_t d0;
+
 	/*
 	 * Grace periods owed at the end of the duration: a wait that reached
 	 * --stall-timeout is a stall even if stopping would let it finish;
@@ -309,23 +344,30 @@ int ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
 		pthread_join(run->threads[i].tid, NULL);
 		__atomic_add_fetch(&run->phase, 1, __ATOMIC_RELAXED);
 	}
-	res->seconds = (ut_now_ns() - t0) / 1e9;
-
+	res->seconds = (ut_now_ns() - run->t_start_ns) / 1e9;
 	if (ops->is_qsbr)
 		ops->thread_online();
-	{
-		uint64_t d0 = ut_now_ns();
-
-		ut_drain_callbacks(run);
-		res->drain_s = (ut_now_ns() - d0) / 1e9;
-	}
+	d0 = ut_now_ns();
+	ut_drain_callbacks(run);
+	res->drain_s = (ut_now_ns() - d0) / 1e9;
 	if (ops->is_qsbr)
 		ops->thread_offline();
-	ut_layout_snapshot(run, lib, &nlib);
+}
+
+/* The figures, the checks, the verdict. */
+static void run_judge(struct ut_run *run)
+{
+	struct ut_result *res = run->res;
+	struct ut_lib_worker_stat *lib = calloc(UT_MAX_WORKERS, sizeof(*lib));
+	int nlib = 0;
+
+	if (lib)
+		ut_layout_snapshot(run, lib, &nlib);
+	free(lib);
 	collect(run);
 	ut_cb_check_lost(run);
-	if (mode->finish)
-		mode->finish(run);
+	if (run->mode->finish)
+		run->mode->finish(run);
 	/* The library's statistics and stall reports against what ran
 	 * (after finish: it names what the grace-period latency measured). */
 	ut_lib_end(run);
@@ -334,10 +376,10 @@ int ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
 		if (res->verdict == UT_SUCCESS)
 			res->verdict = UT_ENV;
 	}
-	if (ut_stop_requested() && res->seconds < cfg->duration_ns / 1e9) {
+	if (ut_stop_requested() && res->seconds < run->cfg->duration_ns / 1e9) {
 		char d[32];
 
-		ut_format_duration(cfg->duration_ns, d, sizeof(d));
+		ut_format_duration(run->cfg->duration_ns, d, sizeof(d));
 		snprintf(res->note, sizeof(res->note), "interrupted by %s after %.1f s of %s",
 			 ut_signal_name(ut_stop_requested()), res->seconds, d);
 		if (res->verdict == UT_SUCCESS)
@@ -345,14 +387,18 @@ int ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
 	}
 	if ((res->verdict == UT_SUCCESS || res->verdict == UT_INTERRUPTED) && ut_result_errors(res))
 		res->verdict = UT_FAILURE;	/* errors found before the signal still count */
+}
 
-out_teardown:
-	if (ops->is_qsbr)
-		ops->thread_online();
-	ut_layout_teardown(run);
-	if (ops->is_qsbr)
-		ops->thread_offline();
-out_unregister:
+/* The layout torn down, the controller unregistered, the run freed. */
+static void run_free(struct ut_run *run, const struct ut_flavor_ops *ops)
+{
+	if (run->layout_up) {
+		if (ops->is_qsbr)
+			ops->thread_online();
+		ut_layout_teardown(run);
+		if (ops->is_qsbr)
+			ops->thread_offline();
+	}
 	ut_watchdog_attach(NULL);
 	ut_crash_attach(NULL);
 	__atomic_store_n(&run_clock.t0, 0, __ATOMIC_RELAXED);
@@ -369,6 +415,24 @@ out_unregister:
 	free(run->lib_start);
 	pthread_mutex_destroy(&run->workers_lock);
 	free(run);
-	free(lib);
-	return rc;
+}
+
+void ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
+		enum ut_layout layout, struct ut_plan *plan, struct ut_result *res)
+{
+	struct ut_flavor_ops timed;
+	struct ut_run *run = run_new(cfg, ops, layout, plan, res, &timed);
+
+	if (!run) {
+		res->verdict = UT_ENV;
+		return;
+	}
+	if (run_start(run, ops)) {
+		res->verdict = UT_ENV;
+	} else {
+		run_control(run);
+		run_stop(run, ops);
+		run_judge(run);
+	}
+	run_free(run, ops);
 }

@@ -384,7 +384,7 @@ static int expand_pass(const struct scn *s, const struct ut_config *global, int 
 		}
 		/* mode=all: every registered mode, unless the command line picked one. */
 		if (all_at >= 0)
-			modes = global->mode_given ? (single[0] = global->mode, single) : ut_modes;
+			modes = ut_given(global, "mode") ? (single[0] = global->mode, single) : ut_modes;
 		else
 			single[0] = NULL;
 		for (int m = 0; !rc && ((all_at < 0 && m == 0) || (all_at >= 0 && modes[m])); m++) {
@@ -436,9 +436,7 @@ static int expand_pass(const struct scn *s, const struct ut_config *global, int 
 					run->line = line->line;
 					run->pass = pass;
 					run->cfg.run_index = idx;
-					run->cfg.seed = global->seed + (uint64_t)idx;
-					run->cfg.argc = global->argc;
-					run->cfg.argv = global->argv;
+					run->cfg.seed = global->inv->seed + (uint64_t)idx;
 					if (pass > 1)
 						snprintf(run->cfg.run_label, sizeof(run->cfg.run_label),
 							 "%s (pass %d)", label, pass);
@@ -468,7 +466,7 @@ static void share_budget(const struct scn *s, struct ut_batch *b)
 	if (!s->budget_ns)
 		return;
 	for (int i = 0; i < b->nruns; i++) {
-		if (b->runs[i].cfg.duration_given)
+		if (ut_given(&b->runs[i].cfg, "duration"))
 			fixed += (uint64_t)b->runs[i].ncombos * ut_batch_combo_ns(&b->runs[i]);
 		else
 			free_combos += b->runs[i].ncombos;
@@ -485,7 +483,7 @@ static void share_budget(const struct scn *s, struct ut_batch *b)
 	if (d > s->max_ns)
 		d = s->max_ns;
 	for (int i = 0; i < b->nruns; i++)
-		if (!b->runs[i].cfg.duration_given) {
+		if (!ut_given(&b->runs[i].cfg, "duration")) {
 			b->runs[i].cfg.duration_ns = d;
 			ut_config_derive_stall(&b->runs[i].cfg);	/* follows the duration */
 		}
@@ -559,7 +557,7 @@ static int scenario_runs(const struct ut_config *global, const char *spec, int a
 		rc = expand_pass(&s, global, argc, argv, 1, b, &cap);
 	if (!rc)
 		share_budget(&s, b);
-	if (!rc && s.rotate && !global->duration_given) {
+	if (!rc && s.rotate && !ut_given(global, "duration")) {
 		/* Passes of the whole list until the budget is spent. */
 		uint64_t pass_ns;
 
@@ -584,7 +582,7 @@ int ut_batch_build(const struct ut_config *global, int argc, char **argv, struct
 	memset(b, 0, sizeof(*b));
 	b->global = global;
 	b->passes = 1;
-	if (!global->scenario) {
+	if (!global->inv->scenario) {
 		b->runs = calloc(1, sizeof(*b->runs));
 		if (!b->runs) {
 			fprintf(stderr, "urcutorture: out of memory\n");
@@ -595,7 +593,7 @@ int ut_batch_build(const struct ut_config *global, int argc, char **argv, struct
 		b->runs[0].pass = 1;
 		settle_run(&b->runs[0]);
 	} else {
-		rc = scenario_runs(global, global->scenario, argc, argv, b);
+		rc = scenario_runs(global, global->inv->scenario, argc, argv, b);
 		if (rc)
 			return rc;
 	}
@@ -610,10 +608,8 @@ void ut_batch_release(struct ut_batch *b)
 
 		for (int l = 0; l < run->nplans; l++)
 			ut_plan_free(&run->plans[l]);
-		if (run->owns_cfg) {
-			run->cfg.json = NULL;	/* the command line's */
+		if (run->owns_cfg)
 			ut_config_release(&run->cfg);
-		}
 		run_words_free(run);
 	}
 	free(b->runs);
@@ -633,9 +629,9 @@ void ut_batch_print(const struct ut_batch *b)
 			ut_report_run_start(b, i);
 		ut_topology_summary(run->cfg.topo, topo, sizeof(topo));
 		for (int l = 0; l < run->nplans; l++) {
-			ut_out(&g->sink, "placement plan for call_rcu layout %s on %s (backend %s):\n",
+			ut_out(&g->inv->sink, "placement plan for call_rcu layout %s on %s (backend %s):\n",
 			       ut_layout_names[run->cfg.layouts[l]], topo, ut_placement_backend());
-			ut_plan_print(&run->plans[l], run->cfg.topo, g->sink.human);
+			ut_plan_print(&run->plans[l], run->cfg.topo, g->inv->sink.human);
 		}
 	}
 }
@@ -645,15 +641,13 @@ int ut_scenarios_list(const struct ut_config *global, int argc, char **argv)
 	int rc = UT_EXIT_OK;
 
 	for (int i = 0; ut_builtin_scenarios[i].name; i++) {
-		struct ut_config g = *global;
 		struct ut_batch b;
 		char t[32];
 		int e;
 
-		g.scenario = ut_builtin_scenarios[i].name;
 		memset(&b, 0, sizeof(b));
-		b.global = &g;
-		e = scenario_runs(&g, g.scenario, argc, argv, &b);
+		b.global = global;
+		e = scenario_runs(global, ut_builtin_scenarios[i].name, argc, argv, &b);
 		if (e) {
 			rc = e;
 		} else {

@@ -174,7 +174,9 @@ int ut_thread_begin(struct ut_thread *t)
 						   run->ops->get_call_rcu_thread(t->own_crdp), true, wcpu);
 		}
 	}
-	t->started = true;
+	/* Release: cpu_start, set above, is complete for whoever sees started
+	 * (the acquire load in ut_result_from_threads, run.c). */
+	__atomic_store_n(&t->started, true, __ATOMIC_RELEASE);
 	ut_thread_set_state(t, "running");
 	return 0;
 }

@@ -24,15 +24,112 @@
 /* ---- configuration ---- */
 
 struct ut_mode_ops;
+struct ut_config;
+struct uj;
 
 #define UT_MAX_FLAVORS	8
 #define UT_MAX_PIPE	64
 
 /* Options all modes together may declare (ut_mode_ops.opts). */
 #define UT_MAX_MODE_OPTS	32
+/* Entries of the run-scope option table (opts.c). */
+#define UT_MAX_RUN_OPTS		32
 
+/*
+ * Options.  Every option is one line of one table, a struct ut_opt: the
+ * invocation's (ut_invocation_opts: output, scenario, baseline, seed, and
+ * the informational options), the run's (ut_run_opts: what runs, how long,
+ * where), and each mode's own (ut_mode_ops.opts).  From the tables come
+ * getopt's option list, --help, the defaults, the start line and the JSON
+ * parameters (options.c parses and prints help; opts.c holds the common
+ * tables and renders a run's parameters).  Adding an option to a mode is
+ * one line of its table, plus the man page and a test.
+ */
+enum ut_opt_type {
+	UT_OPT_COUNT,	/* --NAME=N, an integer in lo..hi */
+	UT_OPT_RATE,	/* --NAME=N per second, an integer in lo..hi (JSON: a number) */
+	UT_OPT_DUR,	/* --NAME=DUR, 0 allowed (start line: a duration; JSON: ns) */
+	UT_OPT_DUR_NZ,	/* --NAME=DUR, greater than zero */
+	UT_OPT_FLAG,	/* --NAME, no value: 0 or 1 (JSON: a boolean) */
+	UT_OPT_STRING,	/* --NAME=TEXT, not empty (a file or scenario name) */
+	UT_OPT_LIST,	/* --NAME=A,B,...: kept as text, checked after the scan */
+	UT_OPT_INFO,	/* --NAME: prints something (its parse hook) and ends the parse */
+	UT_OPT_MODE_OPTS,	/* ut_run_opts: where the modes' options go (help, line, JSON) */
+};
+
+/* What the option adds to the derived --stall-timeout. */
+enum ut_opt_stall {
+	UT_OPT_STALL_NONE,
+	UT_OPT_STALL_PAUSE,	/* 2 x its duration: a thread sleeps that long */
+	UT_OPT_STALL_PERIOD,	/* 2 / its rate: a thread waits one period */
+};
+
+/* ut_opt.flags */
+#define UT_OPTF_OWNER_ONLY	0x01	/* mode option: a usage error with a mode not declaring it;
+					 * 0 (or no text) in the runs of other modes */
+#define UT_OPTF_IN_KEY		0x02	/* mode flag: " NAME" in the combination's key when set */
+#define UT_OPTF_NO_LINE		0x04	/* not on the start line */
+#define UT_OPTF_UNSET		0x08	/* all ones = unset (e.g. the library's default):
+					 * left off the start line, JSON null */
+#define UT_OPTF_HIDDEN		0x10	/* not in --help (a test hook) */
+#define UT_OPTF_NO_DEF		0x20	/* --help states no default (or its help says it) */
+
+struct ut_opt {
+	const char *name;	/* --NAME, start line NAME=; NULL ends a table */
+	enum ut_opt_type type;
+	uint64_t lo, hi;	/* range of a count or rate */
+	uint64_t def;		/* default of a number, duration or flag */
+	const char *def_text;	/* default of a string or list; for a number whose
+				 * default depends on more, that rule (--help) */
+	const char *json;	/* key among the JSON parameters; NULL: none */
+	unsigned int flags;	/* UT_OPTF_* */
+	enum ut_opt_stall stall;
+	const char *section;	/* --help: a heading printed before this entry */
+	const char *value;	/* --help's placeholder: "LIST", "POLICY" (default: N, DUR) */
+	const char *help;	/* one paragraph, wrapped by --help */
+	/* Invocation and run scopes: the value's field, UT_FIELD(type, member). */
+	size_t off, size;
+	/* Stores a value that needs more than its type's check: 0, or an exit
+	 * status after one line (usage_error).  dst: the scope's struct.  An
+	 * UT_OPT_INFO option's hook prints and returns the exit status. */
+	int (*parse)(const struct ut_opt *o, const char *text, void *dst);
+	/* Start line "NAME=TEXT" / JSON member, when the type's is not enough. */
+	void (*show)(const struct ut_config *cfg, char *buf, size_t len);
+	void (*json_out)(struct uj *j, const struct ut_opt *o, const struct ut_config *cfg);
+	void (*help_list)(void);	/* --help: the choices, under its entry */
+};
+
+#define UT_FIELD(type, member)	\
+	.off = offsetof(type, member), .size = sizeof(((type *)0)->member)
+
+/*
+ * The invocation: what the command line sets once for all its runs (the
+ * output, the scenario, the baseline, the seed base, the dry run).  A
+ * scenario's runs point to the same one.
+ */
+struct ut_invocation {
+	int argc;
+	char **argv;
+	int ncpus;			/* online CPUs of this machine */
+	struct ut_sink sink;		/* the human report (--tap turns it into comments) */
+	const char *json_path;
+	FILE *json;
+	bool dry_run;
+	bool quiet;
+	const char *scenario;		/* --scenario=NAME|FILE, NULL for a plain run */
+	bool list_scenarios;
+	const char *compare_path;	/* --compare=OLD.json */
+	double regress_threshold;	/* --regress-threshold, as a fraction (0.5 = 50 %) */
+	const char *from_report;	/* --from-report=NEW.json: compare it, run nothing */
+	uint64_t seed;			/* --seed, or made from the time; run k uses seed + k */
+	bool seed_given;
+};
+
+/* One run's configuration: the command line's, or one line of a scenario. */
 struct ut_config {
+	const struct ut_invocation *inv;
 	const struct ut_mode_ops *mode;	/* an entry of ut_modes[] */
+	const char *mode_text, *flavor_text, *layout_text;	/* as given */
 	const struct ut_flavor_ops *flavors[UT_MAX_FLAVORS];
 	int nflavors;
 	enum ut_layout layouts[UT_LAYOUT_COUNT];
@@ -41,76 +138,76 @@ struct ut_config {
 	int readers;		/* -1 until defaulted */
 	int updaters;
 	int enqueuers;
-	unsigned long max_outstanding;
-	/* The options the modes declare (struct ut_mode_opt), for every
-	 * registered mode, by ut_mode_opt_index(): read with ut_opt(). */
+	uint64_t max_outstanding;
+	/* The options the modes declare, for every registered mode, by
+	 * ut_mode_opt_index(): read with ut_opt() (texts: ut_opt_text()). */
 	uint64_t opt[UT_MAX_MODE_OPTS];
+	const char *opt_text[UT_MAX_MODE_OPTS];
 	bool opt_given[UT_MAX_MODE_OPTS];
+	/* Which entries of ut_run_opts the command line / run line set. */
+	bool given[UT_MAX_RUN_OPTS];
 
 	uint64_t duration_ns;	/* per combination */
 	uint64_t stat_interval_ns;
 	uint64_t stall_timeout_ns;	/* given, or derived by ut_config_derive_stall */
-	bool stall_timeout_given;	/* --stall-timeout was on the command line / run line */
 	uint64_t read_delay_ns;	/* reader critical-section length; 0 = random short */
 	/* --lib-stall-timeout: the library's stall timeout for every combination
 	 * (urcu_<flavor>_set_stall_timeout); -1: the library's own default. */
 	int64_t lib_stall_timeout_ns;
-	uint64_t stuck_for_ns;	/* --stuck-for: how long the stall mode's reader holds on */
-	const char *structures;	/* --structures: the queue mode's list, NULL: all */
 
-	uint64_t seed;
+	uint64_t seed;		/* this run's: the invocation's + its rank */
 
 	const char *topology_spec;
 	const char *pin_text[UT_ROLE_COUNT];
+	const char *pin_source[UT_ROLE_COUNT];	/* the option that set each, for messages */
 	struct ut_topology *topo;
 	bool topo_shared;	/* the command line's (a scenario's run): not freed here */
 	struct ut_pin_policy pin[UT_ROLE_COUNT];
 
-	const char *json_path;
-	FILE *json;
-	struct ut_sink sink;	/* the human report (--tap turns it into comments) */
-	bool dry_run;
-	bool quiet;
-
-	/* Command line only (a scenario's runs copy them from it). */
-	const char *scenario;		/* --scenario=NAME|FILE, NULL for a plain run */
-	bool list_scenarios;		/* --list-scenarios */
-	const char *compare_path;	/* --compare=OLD.json */
-	double regress_threshold;	/* --regress-threshold, as a fraction (0.5 = 50 %) */
-	const char *from_report;	/* --from-report=NEW.json: compare it, run nothing */
-	bool duration_given;		/* --duration was on the command line / run line */
-	bool seed_given;
-	bool mode_given;		/* --mode was given */
 	/* A run of a scenario: its rank (0 for a plain run) and its label. */
 	int run_index;
 	char run_label[160];
-
-	int argc;
-	char **argv;
-	int ncpus;		/* online CPUs of this machine */
 	int plan_cpus;		/* CPUs of the planned topology (--topology) */
 };
 
-/* Parse argv into cfg; on error prints one line and returns UT_EXIT_USAGE.
- * Returns -1 when the run should go on, or an exit code (help, version,
- * --list-modes, --self-check-modes). */
-int ut_parse_options(int argc, char **argv, struct ut_config *cfg);
+/* The common tables (opts.c), each ended by an entry without a name. */
+extern const struct ut_opt ut_invocation_opts[];
+extern const struct ut_opt ut_run_opts[];
+
+/* Whether the command line (or the run's line) gave option name: a run or
+ * a mode option.  An unknown name is a bug in the tool: it says so and
+ * aborts. */
+bool ut_given(const struct ut_config *cfg, const char *name);
+
+/*
+ * Parse the command line into inv and its run configuration cfg; on error
+ * prints one line and returns UT_EXIT_USAGE.  Returns -1 when the run
+ * should go on, or an exit code (help, version, --list-modes,
+ * --self-check-modes).
+ */
+int ut_parse_options(int argc, char **argv, struct ut_invocation *inv, struct ut_config *cfg);
 /*
  * One run of a scenario: argv holds the run's options then the command
- * line's workload options (the latter win); the command line's output and
- * scenario options (global) are skipped, its sink and JSON file shared.
- * An error is one line "urcutorture: WHERE: problem" (WHERE is "FILE:LINE"),
- * returning UT_EXIT_USAGE (or UT_EXIT_SKIP for a flavor not built in).
+ * line's (the latter win); the invocation's options are skipped (inv has
+ * them).  An error is one line "urcutorture: WHERE: problem" (WHERE is
+ * "FILE:LINE"), returning UT_EXIT_USAGE (or UT_EXIT_SKIP for a flavor not
+ * built in).
  */
-int ut_parse_run_options(int argc, char **argv, const struct ut_config *global,
+int ut_parse_run_options(int argc, char **argv, const struct ut_config *cmdline,
 			 const char *where, struct ut_config *cfg);
 /* Open --json=FILE (after every other check; 0 or UT_EXIT_USAGE). */
-int ut_config_open_json(struct ut_config *cfg);
+int ut_invocation_open_json(struct ut_invocation *inv);
+void ut_invocation_release(struct ut_invocation *inv);
 /* Without --stall-timeout: derive it from the duration, delays and threads
  * (again whenever a scenario changes the duration). */
 void ut_config_derive_stall(struct ut_config *cfg);
-/* Free what parsing allocated (topology, policies) and close the JSON file. */
+/* Free what parsing allocated (topology, policies). */
 void ut_config_release(struct ut_config *cfg);
+
+/* The run's parameters from the tables: the start line's "NAME=VALUE ..."
+ * (without seed and combinations) and the JSON object key (opts.c). */
+void ut_params_line(const struct ut_config *cfg, char *buf, size_t len);
+void ut_params_json(struct uj *j, const char *key, const struct ut_config *cfg);
 
 /* ---- histograms: histogram.h (log-linear, 32 sub-buckets per power of two) ---- */
 
@@ -301,6 +398,7 @@ struct ut_run {
 	const struct ut_mode_ops *mode;
 	enum ut_layout layout;
 	bool uses_layout;		/* the mode posts callbacks: set the layout up */
+	bool layout_up;			/* set up: torn down at the end */
 	struct ut_plan *plan;
 	struct ut_result *res;
 
@@ -370,59 +468,25 @@ enum ut_section {
 	UT_SECTION_CHECKS,	/* after the callback figures, before the errors */
 };
 
-/* Which mode-dependent options the command line set itself. */
-struct ut_given {
-	bool readers;
-	bool enqueuers;
-	bool max_outstanding;
-	bool lib_stall_timeout;
-	bool stuck_for;
-	bool structures;
-};
-
-struct uj;
 
 /*
- * An option a mode declares: it lives in the mode's file, and options.c
- * parses it (--NAME=VALUE, checked against lo..hi), report.c prints it on
- * the start line (NAME=VALUE) and report-json.c writes it among the
- * parameters (key json), all from this entry; --help shows help.  Every
- * registered mode's options are accepted whatever the mode (a run prints
- * them all), except owner_only ones, a usage error with another mode.
- * Two modes may declare the same name: they then share one value, and
- * --self-check-modes requires the two entries to agree.
+ * A mode's own options (ut_mode_ops.opts) are struct ut_opt entries without
+ * a field: their values live in ut_config.opt[] (texts in opt_text[]).
+ * Every registered mode's options are accepted whatever the mode (a run
+ * prints them all), except UT_OPTF_OWNER_ONLY ones.  Two modes may declare
+ * the same name: they then share one value, and --self-check-modes requires
+ * the two entries to agree.
  */
-enum ut_opt_type {
-	UT_OPT_COUNT,	/* --NAME=N, an integer in lo..hi */
-	UT_OPT_RATE,	/* --NAME=N per second, an integer in lo..hi (JSON: a number) */
-	UT_OPT_DUR,	/* --NAME=DUR, 0 allowed (start line: a duration; JSON: ns) */
-	UT_OPT_FLAG,	/* --NAME, no value: 0 or 1 (JSON: a boolean) */
-};
-
-/* What the option adds to the derived --stall-timeout. */
-enum ut_opt_stall {
-	UT_OPT_STALL_NONE,
-	UT_OPT_STALL_PAUSE,	/* 2 x its duration: a thread sleeps that long */
-	UT_OPT_STALL_PERIOD,	/* 2 / its rate: a thread waits one period */
-};
-
-struct ut_mode_opt {
-	const char *name;	/* --NAME, start line NAME=; NULL ends a table */
-	const char *json;	/* its key among the JSON parameters */
-	enum ut_opt_type type;
-	uint64_t lo, hi, def;	/* range (not for flags) and default */
-	enum ut_opt_stall stall;
-	bool owner_only;	/* accepted only by the modes that declare it */
-	bool in_key;		/* flag: " NAME" in the combination's key when set */
-	const char *help;	/* --help: like ut_mode_ops.help, without the name */
-};
-
 /* Index of o's value in ut_config.opt[] (shared by same-named options). */
-int ut_mode_opt_index(const struct ut_mode_opt *o);
+int ut_mode_opt_index(const struct ut_opt *o);
 /* The value of o in cfg: its default unless the command line set it. */
-static inline uint64_t ut_opt(const struct ut_config *cfg, const struct ut_mode_opt *o)
+static inline uint64_t ut_opt(const struct ut_config *cfg, const struct ut_opt *o)
 {
 	return cfg->opt[ut_mode_opt_index(o)];
+}
+static inline const char *ut_opt_text(const struct ut_config *cfg, const struct ut_opt *o)
+{
+	return cfg->opt_text[ut_mode_opt_index(o)];
 }
 
 /*
@@ -464,16 +528,13 @@ struct ut_mode_ops {
 
 	/* ---- options ---- */
 	/* Mode defaults and checks after parsing: set what the user did not
-	 * give (cfg->readers is -1 then), return 0, or -1 with a one-line
+	 * give (ut_given() says; cfg->readers is -1 then), return 0, or -1 with a one-line
 	 * message "--option: why" in err (exit 64).  Unset fields fall back to
 	 * one reader per CPU and --max-outstanding 10000. */
-	int (*configure)(struct ut_config *cfg, const struct ut_given *given,
-			 char *err, size_t len);
+	int (*configure)(struct ut_config *cfg, char *err, size_t len);
 	/* Its own options, NULL-terminated (or NULL): parsed, printed and
 	 * written to JSON by the shared code from this table. */
-	const struct ut_mode_opt *opts;
-	bool takes_stuck_for;		/* accepts --stuck-for (it stalls grace periods on purpose) */
-	bool takes_structures;		/* accepts --structures (its configure checks the list) */
+	const struct ut_opt *opts;
 	/* Its detectors are its readers: with --readers=0 the run checks no
 	 * grace period, and main says so on stderr. */
 	bool readers_check;
@@ -503,7 +564,7 @@ const struct ut_mode_ops *ut_mode_find(const char *name);
 /* Every registered mode's options, flattened (modes.c): ut_config.opt[k]
  * holds the value of ut_mode_opt_at(k), k < ut_mode_opts_count(). */
 int ut_mode_opts_count(void);
-const struct ut_mode_opt *ut_mode_opt_at(int k);
+const struct ut_opt *ut_mode_opt_at(int k);
 bool ut_mode_declares(const struct ut_mode_ops *m, const char *name);
 /* Check one table for its mandatory hooks; 0, or -1 with the first gap in err. */
 int ut_mode_check(const struct ut_mode_ops *m, char *err, size_t len);

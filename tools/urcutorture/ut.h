@@ -59,8 +59,8 @@ void ut_drain_callbacks(struct ut_run *run);
 /* ---- run.c ---- */
 
 /* Run one flavor x layout combination into res. */
-int ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
-	       enum ut_layout layout, struct ut_plan *plan, struct ut_result *res);
+void ut_run_one(const struct ut_config *cfg, const struct ut_flavor_ops *ops,
+		enum ut_layout layout, struct ut_plan *plan, struct ut_result *res);
 void ut_result_free(struct ut_result *res);
 /* The live progress line's "[idx/total, T left]": set before each combination. */
 void ut_progress_set(int idx, int total, uint64_t after_ns);
@@ -138,6 +138,46 @@ int ut_scenarios_list(const struct ut_config *global, int argc, char **argv);
 /* Planned time of one combination of a run. */
 uint64_t ut_batch_combo_ns(const struct ut_batch_run *run);
 
+/* ---- the invocation's state, and the one way a run ends ---- */
+
+/*
+ * What main has run so far.  The watchdog's stall exit and the crash
+ * handler's texts (rendered before each combination) read it; main
+ * publishes each finished result with a release store of ndone.
+ */
+struct ut_session {
+	struct ut_batch *batch;
+	struct ut_result *results;	/* batch->ncombos slots */
+	int ndone;
+	struct ut_compare *cmp;		/* --compare's baseline, NULL without */
+};
+
+/* Where the end of a run is written. */
+struct ut_end_out {
+	struct ut_sink sink;	/* the End-of-test line ("# " first under TAP) */
+	FILE *tap;		/* the TAP lines, when sink.tap */
+	FILE *json;		/* the JSON document, NULL: none */
+};
+
+/* The invocation's streams: the report's sink, stdout, --json's file. */
+void ut_end_out_of(const struct ut_invocation *inv, struct ut_end_out *out);
+/*
+ * The end of a run, the same whoever ends it: main (after the last
+ * combination, or a signal), the watchdog (a stall: then exit 2) and the
+ * crash handler (which renders it ahead into memory, r[n - 1] being the
+ * combination a crash would cut short).  In order: the comparison with the
+ * baseline (cmp, unless interrupted; a regression turns SUCCESS into
+ * REGRESSION), the TAP lines of an unfinished last combination and the
+ * bail-out, the JSON document, the End-of-test line.  Returns the verdict.
+ */
+enum ut_verdict ut_report_finish(const struct ut_batch *b, const struct ut_result *r, int n,
+				 enum ut_verdict v, struct ut_compare *cmp,
+				 const struct ut_end_out *out);
+int ut_exit_code(enum ut_verdict v);
+/* The counters and the thread records of r, read from run's threads
+ * (relaxed: the watchdog reads them while they run). */
+void ut_result_from_threads(struct ut_run *run, struct ut_result *r);
+
 /* ---- watchdog ---- */
 void ut_watchdog_start(const struct ut_config *cfg);
 void ut_watchdog_attach(struct ut_run *run);	/* NULL to detach */
@@ -150,8 +190,8 @@ const struct ut_flavor_ops *ut_watchdog_wrap_ops(const struct ut_flavor_ops *ops
  * stall (exit 2) if a grace-period wait pending now reaches --stall-timeout;
  * wait_pending: let the workload run until the waits pending now end. */
 void ut_watchdog_at_stop(struct ut_run *run, bool wait_pending);
-/* The batch and its finished combinations, for the report a stall leaves behind. */
-void ut_watchdog_results(struct ut_batch *b, const struct ut_result *done, const int *ndone);
+/* The invocation's state, for the report a stall leaves behind. */
+void ut_watchdog_session(struct ut_session *s);
 
 /* ---- reports (report.c) ---- */
 struct ut_compare;
@@ -162,17 +202,17 @@ void ut_report_run_start(const struct ut_batch *b, int i);
 /* One combination; its run's parameters are r->cfg (the sink is the same). */
 void ut_report_result(const struct ut_config *global, const struct ut_result *r);
 void ut_report_matrix(const struct ut_batch *b, const struct ut_result *r, int n);
-void ut_report_tap(const struct ut_config *cfg, const struct ut_result *r, int n, int idx);
+/* TAP: "ok N - ..." / "not ok N - ..." of r[idx], when the run writes TAP. */
+void ut_report_tap(const struct ut_config *cfg, const struct ut_result *r, int idx);
 /* The JSON document (schema urcutorture/2) to f; cmp: the --compare section or NULL. */
 void ut_report_json(const struct ut_batch *b, const struct ut_result *r, int n,
 		    enum ut_verdict verdict, int exit_code, FILE *f, const struct ut_compare *cmp);
-void ut_report_end(const struct ut_batch *b, enum ut_verdict v, const struct ut_result *r, int n);
-/* Its last line, "End of test: ...", without the newline (crash.c renders it ahead). */
-void ut_report_end_line(const struct ut_batch *b, enum ut_verdict v, const struct ut_result *r,
-			int n, char *buf, size_t len);
 /* The key of r[i] (JSON "key", --compare's match): "MODE FLAVOR/LAYOUT
  * pin=R/U/W[ async]", with " #k" for its k-th occurrence in r[0..i]. */
 void ut_result_key(const struct ut_result *r, int i, char *buf, size_t len);
+/* --read-delay as the start line shows it: "random" (0: short lingering
+ * sections) or a duration (opts.c). */
+void ut_read_delay_text(const struct ut_config *cfg, char *buf, size_t len);
 /* Library description for the report. */
 const char *ut_library_name(void);
 const char *ut_library_version(void);

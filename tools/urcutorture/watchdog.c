@@ -40,9 +40,7 @@
 static pthread_mutex_t wd_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ut_run *wd_run;
 static const struct ut_config *wd_cfg;
-static const struct ut_result *wd_done;
-static struct ut_batch *wd_batch;
-static const int *wd_ndone;
+static struct ut_session *wd_session;
 static int wd_stop;
 static pthread_t wd_thread;
 static bool wd_started;
@@ -280,21 +278,17 @@ static uint64_t progress_sum(struct ut_run *run)
 	return sum;
 }
 
-static void stall_report(struct ut_run *run, const char *why)
+/* The stall table: every thread's state, then the callbacks. */
+static void stall_threads(struct ut_run *run, const char *why, uint64_t now)
 {
-	const struct ut_config *cfg = run->cfg;
-	uint64_t now = ut_now_ns();
-	struct ut_result *r = calloc(1, sizeof(*r));
-	/* Acquire: pairs with the release store of ndone in main(). */
-	int ndone = wd_ndone ? __atomic_load_n(wd_ndone, __ATOMIC_ACQUIRE) : 0;
+	const struct ut_sink *sink = &run->cfg->inv->sink;
 	/* Relaxed: a snapshot of counters other threads may still bump. */
 	uint64_t posted = __atomic_load_n(&run->cb_posted, __ATOMIC_RELAXED);
 	uint64_t invoked = __atomic_load_n(&run->cb_invoked, __ATOMIC_RELAXED);
-	struct ut_result *all;
 
-	ut_out(&cfg->sink, "!!! STALL: %s in %s/%s (mode %s)\n", why, run->ops->name,
+	ut_out(sink, "!!! STALL: %s in %s/%s (mode %s)\n", why, run->ops->name,
 	       ut_layout_names[run->layout], run->mode->name);
-	ut_out(&cfg->sink, "  %-16s %-22s %9s %12s %5s %5s %8s\n", "thread", "state", "for", "progress",
+	ut_out(sink, "  %-16s %-22s %9s %12s %5s %5s %8s\n", "thread", "state", "for", "progress",
 	       "plan", "cpu", "tid");
 	for (int i = 0; i < run->nthreads; i++) {
 		struct ut_thread *t = &run->threads[i];
@@ -303,15 +297,22 @@ static void stall_report(struct ut_run *run, const char *why)
 		char name[32];
 
 		snprintf(name, sizeof(name), "%s %d", ut_thread_role_name(t), t->idx);
-		ut_out(&cfg->sink, "  %-16s %-22s %8.1fs %12llu %5d %5d %8d\n", name, state ? state : "?",
+		ut_out(sink, "  %-16s %-22s %8.1fs %12llu %5d %5d %8d\n", name, state ? state : "?",
 		       since && since < now ? (now - since) / 1e9 : 0.0,
 		       (unsigned long long)ut_read(&t->progress), t->cpu_planned,
 		       __atomic_load_n(&t->cpu_seen, __ATOMIC_RELAXED),
 		       __atomic_load_n(&t->ktid, __ATOMIC_RELAXED));
 	}
-	ut_out(&cfg->sink, "  callbacks: posted %llu invoked %llu pending %llu\n",
+	ut_out(sink, "  callbacks: posted %llu invoked %llu pending %llu\n",
 	       (unsigned long long)posted, (unsigned long long)invoked,
 	       (unsigned long long)(posted - invoked));
+}
+
+/* The grace-period waits pending, and the call_rcu workers. */
+static void stall_waits(struct ut_run *run, uint64_t now)
+{
+	const struct ut_sink *sink = &run->cfg->inv->sink;
+
 	if (run->ops->synchronize_rcu == gpw_sync) {
 		char poll[80] = "";
 
@@ -319,14 +320,14 @@ static void stall_report(struct ut_run *run, const char *why)
 		if (gps.poll_since)
 			snprintf(poll, sizeof(poll), "; a polled cookie pending for %.1f s",
 				 gps.poll_since < now ? (now - gps.poll_since) / 1e9 : 0.0);
-		ut_out(&cfg->sink, "  grace periods: last completed %.1f s ago%s\n",
+		ut_out(sink, "  grace periods: last completed %.1f s ago%s\n",
 		       gps.last_done < now ? (now - gps.last_done) / 1e9 : 0.0, poll);
 		for (int i = 0; i < gpw_nslots(); i++) {
 			if (gps.seq[i] & 1) {
 				char line[256];
 
 				gpw_why_wait(run, i, now, line, sizeof(line));
-				ut_out(&cfg->sink, "  waiting: %s\n", line);
+				ut_out(sink, "  waiting: %s\n", line);
 			}
 		}
 	}
@@ -334,7 +335,7 @@ static void stall_report(struct ut_run *run, const char *why)
 		/* acquire above pairs with the release publication in worker_add */
 		struct ut_worker *w = &run->workers[i];
 
-		ut_out(&cfg->sink, "  worker %-20s queued %llu invoked %llu\n", w->label,
+		ut_out(sink, "  worker %-20s queued %llu invoked %llu\n", w->label,
 		       (unsigned long long)ut_read(&w->queued), (unsigned long long)ut_read(&w->invoked));
 	}
 	if (run->ops->call_rcu_stats) {
@@ -342,13 +343,18 @@ static void stall_report(struct ut_run *run, const char *why)
 		int n = run->ops->call_rcu_stats(st, 64);
 
 		for (int i = 0; i < n && i < 64; i++)
-			ut_out(&cfg->sink, "  library worker %d: cpu %d backlog %lu queued %llu invoked %llu gps %llu flags 0x%lx\n",
+			ut_out(sink, "  library worker %d: cpu %d backlog %lu queued %llu invoked %llu gps %llu flags 0x%lx\n",
 			       i, st[i].cpu_affinity, st[i].backlog, st[i].queued, st[i].invoked,
 			       st[i].grace_periods, st[i].flags);
 	}
+}
 
-	/* The stalled combination, as far as it got, joins the finished ones. */
-	r->cfg = cfg;
+/* The stalled combination as far as it got: its counters and threads, what
+ * the library reported meanwhile; the mode's own figures were not folded
+ * in yet (its sections show zeros). */
+static void stall_result(struct ut_run *run, const char *why, uint64_t now, struct ut_result *r)
+{
+	r->cfg = run->cfg;
 	r->flavor = run->ops;
 	r->layout = run->layout;
 	r->mode = run->mode;
@@ -356,47 +362,37 @@ static void stall_report(struct ut_run *run, const char *why)
 	r->seconds = (now - run->t_start_ns) / 1e9;
 	ut_hist_init(&r->gp_lat);
 	ut_hist_init(&r->cb_lat);
-	for (int i = 0; i < run->nthreads; i++) {
-		r->reads += ut_read(&run->threads[i].reads);
-		r->updates += ut_read(&run->threads[i].updates);
-		r->grace_periods += ut_read(&run->threads[i].gps);
-		for (int e = 0; e < UT_ERR_COUNT; e++)
-			r->errors[e] += ut_read(&run->threads[i].errors[e]);
-		for (int e = 0; e < UT_MODE_MAX_ERRORS; e++)
-			r->mode_errors[e] += ut_read(&run->threads[i].mode_errors[e]);
-	}
-	/* The mode's own figures were not folded in yet: its sections show zeros. */
+	ut_result_from_threads(run, r);
 	if (run->mode->result_size)
 		r->mode_data = calloc(1, run->mode->result_size);
-	/* Its threads, with the ids the library's reports name them by. */
-	r->threads = calloc((size_t)(run->nthreads ? run->nthreads : 1), sizeof(*r->threads));
-	for (int i = 0; r->threads && i < run->nthreads; i++) {
-		struct ut_thread *t = &run->threads[i];
-		struct ut_thread_result *tr = &r->threads[r->nthreads++];
-
-		tr->kind = ut_thread_role_name(t);
-		tr->idx = t->idx;
-		tr->cpu_planned = t->cpu_planned;
-		tr->node = t->node;
-		tr->cpu_start = -1;
-		tr->cpu_end = __atomic_load_n(&t->cpu_seen, __ATOMIC_RELAXED);
-		tr->ktid = __atomic_load_n(&t->ktid, __ATOMIC_RELAXED);
-	}
-	/* What the library reported meanwhile, and whom it named. */
 	ut_lib_stall_section(run, now, r);
-	r->cb_posted = posted;
-	r->cb_invoked = invoked;
+	/* Relaxed: a snapshot of counters other threads may still bump. */
+	r->cb_posted = __atomic_load_n(&run->cb_posted, __ATOMIC_RELAXED);
+	r->cb_invoked = __atomic_load_n(&run->cb_invoked, __ATOMIC_RELAXED);
 	snprintf(r->note, sizeof(r->note), "%s", why);
-	all = calloc((size_t)ndone + 1, sizeof(*all));
+}
+
+/* Report the stall, end the run the one way runs end, exit 2. */
+static void stall_report(struct ut_run *run, const char *why)
+{
+	uint64_t now = ut_now_ns();
+	struct ut_session *s = wd_session;
+	/* Acquire: pairs with the release store of ndone in main(). */
+	int ndone = __atomic_load_n(&s->ndone, __ATOMIC_ACQUIRE);
+	struct ut_result *all = calloc((size_t)ndone + 1, sizeof(*all));
+	struct ut_end_out out;
+
+	stall_threads(run, why, now);
+	stall_waits(run, now);
+	if (!all)
+		_exit(UT_EXIT_STALL);
+	/* The stalled combination, as far as it got, joins the finished ones. */
 	if (ndone)
-		memcpy(all, wd_done, (size_t)ndone * sizeof(*all));
-	all[ndone] = *r;
-	if (cfg->sink.tap)
-		printf("not ok %d - %s/%s %s # STALL\nBail out! stall\n", ndone + 1, run->ops->name,
-		       ut_layout_names[run->layout], run->mode->name);
-	wd_batch->elapsed_s = (now - wd_batch->t_start_ns) / 1e9;
-	ut_report_json(wd_batch, all, ndone + 1, UT_STALL, UT_EXIT_STALL, wd_batch->global->json, NULL);
-	ut_report_end(wd_batch, UT_STALL, all, ndone + 1);
+		memcpy(all, s->results, (size_t)ndone * sizeof(*all));
+	stall_result(run, why, now, &all[ndone]);
+	s->batch->elapsed_s = (now - s->batch->t_start_ns) / 1e9;
+	ut_end_out_of(run->cfg->inv, &out);
+	ut_report_finish(s->batch, all, ndone + 1, UT_STALL, NULL, &out);
 	fflush(NULL);
 	_exit(UT_EXIT_STALL);
 }
@@ -507,12 +503,10 @@ static void *watchdog_fn(void *arg)
 	return NULL;
 }
 
-void ut_watchdog_results(struct ut_batch *b, const struct ut_result *done, const int *ndone)
+void ut_watchdog_session(struct ut_session *s)
 {
 	pthread_mutex_lock(&wd_lock);
-	wd_batch = b;
-	wd_done = done;
-	wd_ndone = ndone;
+	wd_session = s;
 	pthread_mutex_unlock(&wd_lock);
 }
 
