@@ -217,6 +217,12 @@ BAD_INPUTS = [
     (["--stuck-for=1s"], "--stuck-for"),
     (["--mode=stall", "--stuck-for=0"], "--stuck-for"),
     (["--lib-stall-timeout=soon"], "--lib-stall-timeout"),
+    (["--help=foo"], "--help: takes no value"),
+    (["--scenario=ci", "--scenario=smoke"], "--scenario: given twice ('ci', then 'smoke')"),
+    (["--readers=2", "--readers=3"], "--readers: given twice"),
+    (["--dry-run", "--compare=old.json"], "--dry-run: cannot be combined with --compare"),
+    (["--list-scenarios", "--scenario=ci"], "--list-scenarios: cannot be combined with --scenario"),
+    (["--structures=lfstack"], "--structures: only meaningful with --mode=queue"),
 ]
 
 
@@ -228,6 +234,10 @@ def check_bad_input():
         ok(len(lines) == 1 and name in lines[0],
            "%s: one stderr line naming %s" % (" ".join(args), name), err)
         ok(out == "", "%s: nothing run (stdout empty)" % " ".join(args), out)
+    # The same option twice with the same value: one warning, the run goes on.
+    rc, out, err = run(["--dry-run", "--quiet", "--quiet", "--quiet"], timeout=30)
+    ok(rc == 0 and err.count("warning: --quiet given twice") == 1,
+       "--quiet three times: one warning, exit 0", err)
 
 
 def check_json():

@@ -300,6 +300,9 @@ static int take(int c, const char *name, struct ut_invocation *inv, struct ut_co
 	}
 	if (c == ':')
 		return ut_usage_error("%s: missing value", name);
+	/* "--help=foo": getopt names the option through optopt. */
+	if (OPT_SCOPE(optopt) >= SCOPE_INVOCATION && OPT_SCOPE(optopt) <= SCOPE_MODE)
+		return ut_usage_error("%s: takes no value", name);
 	if (optopt && optopt < 256)
 		return ut_usage_error("unknown option '-%c' (see --help)", optopt);
 	return ut_usage_error("unknown option '%s' (see --help)", name);
@@ -317,9 +320,74 @@ static bool info(int c, const char *name, const struct ut_invocation *inv, int *
 	return true;
 }
 
+/* What the command line gave, by getopt value: each option's value (""
+ * for a flag), for the repeat and conflict rules. */
+struct seen {
+	const char *text[3 * 64];
+	bool warned[3 * 64];
+};
+
+static int seen_slot(int c)
+{
+	int scope = OPT_SCOPE(c), k = OPT_INDEX(c);
+
+	return scope >= SCOPE_INVOCATION && scope <= SCOPE_MODE && k < 64 ?
+	       (scope - SCOPE_INVOCATION) * 64 + k : -1;
+}
+
+/*
+ * The command line gives each option once: the same value again is a
+ * warning (once per option), another value a usage error naming both.  A
+ * scenario's run is not checked: the command line's options follow its
+ * line's on purpose, and override them.
+ */
+static int check_repeat(struct seen *seen, int c, const char *name)
+{
+	int slot = seen_slot(c);
+	const char *text = optarg ? optarg : "";
+
+	if (slot < 0)
+		return 0;
+	if (!seen->text[slot]) {
+		seen->text[slot] = text;
+		return 0;
+	}
+	if (strcmp(seen->text[slot], text))
+		return ut_usage_error("%s: given twice ('%s', then '%s')", name, seen->text[slot], text);
+	if (!seen->warned[slot])
+		fprintf(stderr, "urcutorture: warning: %s given twice\n", name);
+	seen->warned[slot] = true;
+	return 0;
+}
+
+/* The index of an invocation option, -1 when none has that name. */
+static int invocation_index(const char *name)
+{
+	for (int k = 0; ut_invocation_opts[k].name; k++)
+		if (!strcmp(ut_invocation_opts[k].name, name))
+			return k;
+	return -1;
+}
+
+/* Two invocation options given together that exclude each other
+ * (ut_opt.conflicts). */
+static int check_conflicts(const struct seen *seen)
+{
+	for (int k = 0; ut_invocation_opts[k].name; k++) {
+		const struct ut_opt *o = &ut_invocation_opts[k];
+		int other = o->conflicts ? invocation_index(o->conflicts) : -1;
+
+		if (other >= 0 && seen->text[seen_slot(OPT_VAL(SCOPE_INVOCATION, k))] &&
+		    seen->text[seen_slot(OPT_VAL(SCOPE_INVOCATION, other))])
+			return ut_usage_error("--%s: cannot be combined with --%s", o->name, o->conflicts);
+	}
+	return 0;
+}
+
 /* Every option on argv; -1 to go on, else an exit status. */
 static int scan(int argc, char **argv, struct ut_invocation *inv, struct ut_config *cfg)
 {
+	struct seen seen = { .text = { NULL } };
 	char name[64];
 	int c, rc;
 
@@ -331,14 +399,16 @@ static int scan(int argc, char **argv, struct ut_invocation *inv, struct ut_conf
 		name[strcspn(name, "=")] = '\0';
 		if (info(c, name, inv, &rc))
 			return rc;
-		rc = take(c, name, inv, cfg);
+		rc = inv ? check_repeat(&seen, c, name) : 0;
+		if (!rc)
+			rc = take(c, name, inv, cfg);
 		if (rc)
 			return rc;
 	}
 	if (optind < argc)
 		return ut_usage_error("unexpected argument '%s' (options are --name=value; see --help)",
 				      argv[optind]);
-	return -1;
+	return inv && check_conflicts(&seen) ? UT_EXIT_USAGE : -1;
 }
 
 /* A mode option given to a mode that does not declare it, when the option

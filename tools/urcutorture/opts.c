@@ -262,7 +262,7 @@ const struct ut_opt ut_invocation_opts[] = {
 	{ .name = "seed", .type = UT_OPT_COUNT, .parse = parse_seed, INV(seed),
 	  .section = "Seed and dry run", .def_text = "time and pid; always printed",
 	  .help = "seed of every random choice (a scenario's run k uses seed + k)" },
-	{ .name = "dry-run", .type = UT_OPT_FLAG, INV(dry_run),
+	{ .name = "dry-run", .type = UT_OPT_FLAG, INV(dry_run), .conflicts = "compare",
 	  .help = "print the placement plan and the parameters, run nothing" },
 	{ .name = "scenario", .type = UT_OPT_STRING, .value = "NAME|FILE", INV(scenario),
 	  .section = "Scenarios and baselines", .flags = UT_OPTF_NO_DEF,
@@ -271,7 +271,7 @@ const struct ut_opt ut_invocation_opts[] = {
 		  "x layout, compact and scatter placement, about an hour), soak (hours, rotating), "
 		  "or a scenario file; options given here override the scenario's (see "
 		  "urcutorture(1))" },
-	{ .name = "list-scenarios", .type = UT_OPT_FLAG, INV(list_scenarios),
+	{ .name = "list-scenarios", .type = UT_OPT_FLAG, INV(list_scenarios), .conflicts = "scenario",
 	  .help = "the built-in scenarios, their size and expected time" },
 	{ .name = "compare", .type = UT_OPT_STRING, .value = "OLD.json", INV(compare_path),
 	  .flags = UT_OPTF_NO_DEF,

@@ -97,6 +97,7 @@ struct ut_opt {
 	void (*show)(const struct ut_config *cfg, char *buf, size_t len);
 	void (*json_out)(struct uj *j, const struct ut_opt *o, const struct ut_config *cfg);
 	void (*help_list)(void);	/* --help: the choices, under its entry */
+	const char *conflicts;	/* invocation: an option it cannot go with (a usage error) */
 };
 
 #define UT_FIELD(type, member)	\
