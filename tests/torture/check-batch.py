@@ -262,6 +262,9 @@ def check_report():
         import html as h
         missing = [k for k in keys if h.escape(k, quote=True) not in page]
         ok(len(keys) == 6 and not missing, "page: lists every combination (%d)" % len(keys), missing)
+        summary = page.find("<p>%d combinations: " % len(keys))
+        ok(0 <= summary < page.find("<details><summary>Every combination (%d)" % len(keys)),
+           "page: a verdict summary, then every combination folded", page[:2000])
         for section in ["Verdicts", "Grace-period latency", "Callback latency", "Throughput",
                         "Per-worker callback breakdown", "Machine and placement"]:
             ok(section in page, "page: section %s" % section)

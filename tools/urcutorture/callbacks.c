@@ -69,6 +69,13 @@ void ut_cb_check_lost(struct ut_run *run)
 		run->res->errors[UT_ERR_CB_LOST] += posted - inv;
 }
 
+void ut_cbs_stat(struct ut_run *run, char *buf, size_t len)
+{
+	snprintf(buf, len, "cbs posted/invoked %llu/%llu",
+		 (unsigned long long)__atomic_load_n(&run->cb_posted, __ATOMIC_RELAXED),
+		 (unsigned long long)__atomic_load_n(&run->cb_invoked, __ATOMIC_RELAXED));
+}
+
 void ut_outstanding_note(struct ut_run *run)
 {
 	uint64_t posted = __atomic_load_n(&run->cb_posted, __ATOMIC_RELAXED);

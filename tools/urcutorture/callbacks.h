@@ -26,6 +26,9 @@ void ut_cb_end(struct ut_run *run);
 void ut_cb_check_lost(struct ut_run *run);
 void ut_outstanding_note(struct ut_run *run);
 uint64_t ut_outstanding(struct ut_run *run);
+/* The stat lines' callback figure, labelled as the end table's order is:
+ * "cbs posted/invoked P/I" (relaxed snapshots). */
+void ut_cbs_stat(struct ut_run *run, char *buf, size_t len);
 /* Sleep; qsbr threads go offline meanwhile. */
 void ut_rcu_pause(struct ut_thread *t, uint64_t ns);
 

@@ -242,16 +242,16 @@ static void barrier_finish(struct ut_run *run)
 
 static void cb_stat(struct ut_run *run, char *buf, size_t len)
 {
+	char cbs[96];
 	uint64_t reads = 0, barriers = 0;
 
 	for (int i = 0; i < run->nthreads; i++) {
 		reads += ut_read(&run->threads[i].reads);
 		barriers += ut_read(&run->threads[i].barriers);
 	}
-	snprintf(buf, len, "reads %llu cbs %llu/%llu backlog %llu max %llu barriers %llu",
-		 (unsigned long long)reads,
-		 (unsigned long long)__atomic_load_n(&run->cb_invoked, __ATOMIC_RELAXED),
-		 (unsigned long long)__atomic_load_n(&run->cb_posted, __ATOMIC_RELAXED),
+	ut_cbs_stat(run, cbs, sizeof(cbs));
+	snprintf(buf, len, "reads %llu %s backlog %llu max %llu barriers %llu",
+		 (unsigned long long)reads, cbs,
 		 (unsigned long long)ut_outstanding(run),
 		 (unsigned long long)__atomic_load_n(&run->outstanding_max, __ATOMIC_RELAXED),
 		 (unsigned long long)barriers);

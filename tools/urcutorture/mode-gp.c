@@ -125,16 +125,16 @@ static void gp_finish(struct ut_run *run)
 
 static void gp_stat(struct ut_run *run, char *buf, size_t len)
 {
+	char cbs[96];
 	uint64_t reads = 0, gps = 0;
 
 	for (int i = 0; i < run->nthreads; i++) {
 		reads += ut_read(&run->threads[i].reads);
 		gps += ut_read(&run->threads[i].gps);
 	}
-	snprintf(buf, len, "reads %llu gps %llu cbs %llu/%llu", (unsigned long long)reads,
-		 (unsigned long long)gps,
-		 (unsigned long long)__atomic_load_n(&run->cb_invoked, __ATOMIC_RELAXED),
-		 (unsigned long long)__atomic_load_n(&run->cb_posted, __ATOMIC_RELAXED));
+	ut_cbs_stat(run, cbs, sizeof(cbs));
+	snprintf(buf, len, "reads %llu gps %llu %s", (unsigned long long)reads,
+		 (unsigned long long)gps, cbs);
 }
 
 const struct ut_mode_ops ut_mode_gp_latency = {

@@ -803,6 +803,7 @@ static void h_finish(struct ut_run *run)
 
 static void h_stat(struct ut_run *run, char *buf, size_t len)
 {
+	char cbs[96];
 	uint64_t lookups = 0, walks = 0, updates = 0, resizes = 0;
 
 	for (int i = 0; i < run->nthreads; i++) {
@@ -814,11 +815,10 @@ static void h_stat(struct ut_run *run, char *buf, size_t len)
 		for (int k = 0; k < HT_COUNT; k++)
 			resizes += ut_read(&c->resizes[k]);
 	}
-	snprintf(buf, len, "lookups %llu traversals %llu updates %llu resizes %llu cbs %llu/%llu",
+	ut_cbs_stat(run, cbs, sizeof(cbs));
+	snprintf(buf, len, "lookups %llu traversals %llu updates %llu resizes %llu %s",
 		 (unsigned long long)lookups, (unsigned long long)walks,
-		 (unsigned long long)updates, (unsigned long long)resizes,
-		 (unsigned long long)__atomic_load_n(&run->cb_invoked, __ATOMIC_RELAXED),
-		 (unsigned long long)__atomic_load_n(&run->cb_posted, __ATOMIC_RELAXED));
+		 (unsigned long long)updates, (unsigned long long)resizes, cbs);
 }
 
 static double h_per_s(uint64_t n, double s)

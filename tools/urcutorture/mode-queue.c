@@ -1053,6 +1053,7 @@ static void q_finish(struct ut_run *run)
 
 static void q_stat(struct ut_run *run, char *buf, size_t len)
 {
+	char cbs[96];
 	uint64_t p = 0, c = 0, walks = 0;
 
 	for (int i = 0; i < run->nthreads; i++) {
@@ -1064,11 +1065,10 @@ static void q_stat(struct ut_run *run, char *buf, size_t len)
 			walks += ut_read(&qc->walks[w]);
 		}
 	}
-	snprintf(buf, len, "enq %llu deq %llu on %d structures, walks %llu cbs %llu/%llu",
+	ut_cbs_stat(run, cbs, sizeof(cbs));
+	snprintf(buf, len, "enq %llu deq %llu on %d structures, walks %llu %s",
 		 (unsigned long long)p, (unsigned long long)c, qrun_of(run) ? qrun_of(run)->non : 0,
-		 (unsigned long long)walks,
-		 (unsigned long long)__atomic_load_n(&run->cb_invoked, __ATOMIC_RELAXED),
-		 (unsigned long long)__atomic_load_n(&run->cb_posted, __ATOMIC_RELAXED));
+		 (unsigned long long)walks, cbs);
 }
 
 static double q_per_s(uint64_t n, double s)

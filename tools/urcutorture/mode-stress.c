@@ -1234,6 +1234,7 @@ static void stress_finish(struct ut_run *run)
 
 static void stress_stat(struct ut_run *run, char *buf, size_t len)
 {
+	char cbs[96];
 	uint64_t reads = 0, updates = 0, gps = 0, checks[P_COUNT] = { 0 }, churn = 0;
 
 	for (int i = 0; i < run->nthreads; i++) {
@@ -1247,11 +1248,10 @@ static void stress_stat(struct ut_run *run, char *buf, size_t len)
 			checks[p] += ut_read(&c->path_checks[p]);
 		churn += ut_read(&c->churn_threads);
 	}
-	snprintf(buf, len, "reads %llu updates %llu gps %llu cbs %llu/%llu checks %llu/%llu/%llu/%llu "
-		 "churn %llu",
-		 (unsigned long long)reads, (unsigned long long)updates, (unsigned long long)gps,
-		 (unsigned long long)__atomic_load_n(&run->cb_invoked, __ATOMIC_RELAXED),
-		 (unsigned long long)__atomic_load_n(&run->cb_posted, __ATOMIC_RELAXED),
+	ut_cbs_stat(run, cbs, sizeof(cbs));
+	snprintf(buf, len, "reads %llu updates %llu gps %llu %s "
+		 "checks sync/call_rcu/defer/poll %llu/%llu/%llu/%llu churn %llu",
+		 (unsigned long long)reads, (unsigned long long)updates, (unsigned long long)gps, cbs,
 		 (unsigned long long)checks[P_SYNC], (unsigned long long)checks[P_CALL_RCU],
 		 (unsigned long long)checks[P_DEFER], (unsigned long long)checks[P_POLL],
 		 (unsigned long long)churn);
@@ -1292,7 +1292,8 @@ static void stress_report(const struct ut_config *cfg, const struct ut_result *r
 	for (int a = 0; a <= (int)ut_opt(cfg, &stress_opts[STRESS_OPT_PIPE_LEN]); a++)
 		off += (size_t)snprintf(line + off, sizeof(line) - off, " %llu",
 					(unsigned long long)c->pipe[a]);
-	ut_out(&cfg->inv->sink, "%s  (report only)\n", line);
+	ut_out(&cfg->inv->sink, "%s  (reads that found an object 0, 1, 2, ... updates old; "
+	       "report only)\n", line);
 	if (c->poll_checks)
 		ut_out(&cfg->inv->sink, "  polled checks   %llu\n", (unsigned long long)c->poll_checks);
 }

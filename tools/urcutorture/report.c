@@ -191,6 +191,43 @@ static void reads_line(const struct ut_config *cfg, const struct ut_result *r)
 	       ut_report_reads_per_reader(cfg, r), rd);
 }
 
+/* One call_rcu worker of the table. */
+static void worker_row(const struct ut_config *cfg, const struct ut_worker_result *w)
+{
+	char p50[32] = "-", p99[32] = "-", ct[32] = "-", gps[32] = "-", aff[16] = "-", seen[16] = "-";
+
+	if (w->lat->count) {
+		ut_format_ns(ut_hist_quantile(w->lat, 0.5), p50, sizeof(p50));
+		ut_format_ns(ut_hist_quantile(w->lat, 0.99), p99, sizeof(p99));
+	}
+	if (w->cpu_time_s >= 0)
+		snprintf(ct, sizeof(ct), "%.3fs", w->cpu_time_s);
+	if (w->lib_stats)
+		snprintf(gps, sizeof(gps), "%llu", (unsigned long long)w->grace_periods);
+	if (w->cpu_affinity >= 0)
+		snprintf(aff, sizeof(aff), "%d", w->cpu_affinity);
+	if (w->cpu_seen >= 0)
+		snprintf(seen, sizeof(seen), "%d", w->cpu_seen);
+	ut_out(&cfg->inv->sink, "  %-26s %5s %5s %10llu %10llu %9s %9s %9s %8s\n", w->label, aff, seen,
+	       (unsigned long long)w->invoked, (unsigned long long)w->max_backlog, p50, p99, ct, gps);
+}
+
+/* The call_rcu workers' table, its columns explained the first time. */
+static void worker_table(const struct ut_config *cfg, const struct ut_result *r)
+{
+	static bool explained;
+
+	ut_out(&cfg->inv->sink, "  call_rcu workers%s\n", explained ? "" :
+	       " (aff: the CPU it is bound to, cpu: the CPU it last ran a callback on, -: none or "
+	       "not seen; max-blog: its longest backlog; lat: enqueue to invocation; gps: grace "
+	       "periods it waited)");
+	explained = true;
+	ut_out(&cfg->inv->sink, "  %-26s %5s %5s %10s %10s %9s %9s %9s %8s\n", "worker", "aff", "cpu",
+	       "invoked", "max-blog", "lat-p50", "lat-p99", "cpu-time", "gps");
+	for (int i = 0; i < r->nworkers; i++)
+		worker_row(cfg, &r->workers[i]);
+}
+
 void ut_report_result(const struct ut_config *global, const struct ut_result *r)
 {
 	/* The run's own parameters (a scenario's runs differ); the same sink. */
@@ -221,29 +258,8 @@ void ut_report_result(const struct ut_config *global, const struct ut_result *r)
 	mode_section(cfg, r, UT_SECTION_CALLBACKS);
 	lat_line(cfg, "callback latency", &r->cb_lat);
 	mode_section(cfg, r, UT_SECTION_CHECKS);
-	if (r->nworkers && r->cb_posted) {
-		ut_out(&cfg->inv->sink, "  %-26s %5s %5s %10s %10s %9s %9s %9s %8s\n", "worker", "aff", "cpu",
-		       "invoked", "max-blog", "lat-p50", "lat-p99", "cpu-time", "gps");
-		for (int i = 0; i < r->nworkers; i++) {
-			const struct ut_worker_result *w = &r->workers[i];
-			char p50[32], p99[32], ct[32], gps[32];
-
-			ut_format_ns(ut_hist_quantile(w->lat, 0.5), p50, sizeof(p50));
-			ut_format_ns(ut_hist_quantile(w->lat, 0.99), p99, sizeof(p99));
-			if (w->cpu_time_s >= 0)
-				snprintf(ct, sizeof(ct), "%.3fs", w->cpu_time_s);
-			else
-				snprintf(ct, sizeof(ct), "-");
-			if (w->lib_stats)
-				snprintf(gps, sizeof(gps), "%llu", (unsigned long long)w->grace_periods);
-			else
-				snprintf(gps, sizeof(gps), "-");
-			ut_out(&cfg->inv->sink, "  %-26s %5d %5d %10llu %10llu %9s %9s %9s %8s\n", w->label,
-			       w->cpu_affinity, w->cpu_seen, (unsigned long long)w->invoked,
-			       (unsigned long long)w->max_backlog,
-			       w->lat->count ? p50 : "-", w->lat->count ? p99 : "-", ct, gps);
-		}
-	}
+	if (r->nworkers && r->cb_posted)
+		worker_table(cfg, r);
 	ut_lib_report(cfg, r);
 	off = (size_t)snprintf(line, sizeof(line), "  errors         ");
 	for (int e = 0; e < UT_ERR_COUNT; e++)

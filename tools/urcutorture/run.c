@@ -166,6 +166,13 @@ void ut_result_free(struct ut_result *res)
 
 /* ---- controller ---- */
 
+/* Time left in the whole batch, from this combination's elapsed time. */
+static uint64_t batch_left_ns(const struct ut_run *run, uint64_t elapsed)
+{
+	return (run->cfg->duration_ns > elapsed ? run->cfg->duration_ns - elapsed : 0) +
+	       progress.after_ns;
+}
+
 static void live_progress(struct ut_run *run, uint64_t elapsed, bool clear)
 {
 	char line[240], where[64] = "";
@@ -177,11 +184,9 @@ static void live_progress(struct ut_run *run, uint64_t elapsed, bool clear)
 	}
 	if (progress.total > 1) {
 		/* Which combination of how many, and the time left for all of them. */
-		uint64_t left = (run->cfg->duration_ns > elapsed ? run->cfg->duration_ns - elapsed : 0) +
-				progress.after_ns;
 		char t[32];
 
-		ut_format_span(left, t, sizeof(t));
+		ut_format_span(batch_left_ns(run, elapsed), t, sizeof(t));
 		snprintf(where, sizeof(where), "[%d/%d, %s left] ", progress.idx, progress.total, t);
 	}
 	for (int i = 0; i < run->nthreads; i++) {
@@ -273,16 +278,22 @@ static int run_start(struct ut_run *run, const struct ut_flavor_ops *ops)
 	return 0;
 }
 
-/* One stat line: the mode's figures and the errors so far. */
-static void stat_line(struct ut_run *run, uint64_t elapsed)
+/* One stat line: the mode's figures and the errors so far; without a
+ * terminal (no live line), where the batch stands. */
+static void stat_line(struct ut_run *run, uint64_t elapsed, bool tty)
 {
-	char buf[512];
+	char buf[512], where[96] = "", left[32];
 	uint64_t errs = errors_now(run);
 
 	run->mode->stat_line(run, buf, sizeof(buf));
-	ut_out(&run->cfg->inv->sink, "%s[%6.1fs] %s/%s: %s errors %llu\n", errs ? "!!! " : "",
+	if (!tty) {
+		ut_format_span(batch_left_ns(run, elapsed), left, sizeof(left));
+		snprintf(where, sizeof(where), " (combination %d/%d, %s left)", progress.idx,
+			 progress.total, left);
+	}
+	ut_out(&run->cfg->inv->sink, "%s[%6.1fs] %s/%s: %s errors %llu%s\n", errs ? "!!! " : "",
 	       elapsed / 1e9, run->ops->name, ut_layout_names[run->layout], buf,
-	       (unsigned long long)errs);
+	       (unsigned long long)errs, where);
 }
 
 /* Until the duration ends (or a signal, or refused pinning): the mode's
@@ -314,7 +325,7 @@ static void run_control(struct ut_run *run)
 		    elapsed < cfg->duration_ns && !ut_stop_requested()) {
 			if (tty)
 				live_progress(run, elapsed, true);
-			stat_line(run, elapsed);
+			stat_line(run, elapsed, tty);
 			next_stat += cfg->stat_interval_ns;
 		}
 	}

@@ -526,10 +526,31 @@ void ut_watchdog_attach(struct ut_run *run)
 	pthread_mutex_unlock(&wd_lock);
 }
 
+/*
+ * Once the end-of-duration wait has lasted a second: say what the tool is
+ * waiting for (the first wait still pending), so that a long --read-delay
+ * does not look like a hang.  Called with wd_lock held.
+ */
+static void say_waiting(struct ut_run *run, const unsigned long *snap, int n, uint64_t p0,
+			uint64_t now)
+{
+	char what[256] = "";
+
+	for (int i = 0; i < n && !what[0]; i++)
+		if (snap[i])
+			gpw_why_wait(run, i, now, what, sizeof(what));
+	if (!what[0] && p0)
+		snprintf(what, sizeof(what), "a polled cookie pending for %.1f s",
+			 p0 < now ? (now - p0) / 1e9 : 0.0);
+	ut_out(&run->cfg->inv->sink, "  the duration is over: waiting for the grace periods pending "
+	       "then to end (%s; a stall at --stall-timeout)\n", what);
+}
+
 void ut_watchdog_at_stop(struct ut_run *run, bool wait_pending)
 {
 	unsigned long snap[GPW_SLOTS];
-	uint64_t p0;
+	uint64_t p0, t0 = ut_now_ns();
+	bool said = false;
 	int n;
 	char why[256];
 
@@ -557,6 +578,10 @@ void ut_watchdog_at_stop(struct ut_run *run, bool wait_pending)
 		if (p0 && (gps.poll_since != p0 || gps.last_done >= p0))
 			p0 = 0;
 		pending |= p0 != 0;
+		if (pending && wait_pending && !said && ut_now_ns() - t0 >= 1000000000ull) {
+			say_waiting(run, snap, n, p0, ut_now_ns());
+			said = true;
+		}
 		pthread_mutex_unlock(&wd_lock);
 		/*
 		 * Each pending wait ends or reaches --stall-timeout (gp_stalled
