@@ -134,6 +134,25 @@ def check_stall():
     except (ValueError, KeyError) as e:
         ok(False, "stall: JSON report", str(e) + out[:500])
     check_stall_short()
+    check_stall_end_phase()
+
+
+def check_stall_end_phase():
+    # A hang in a combination's end (here the mode's finish, through the
+    # test hook URCUTORTURE_TEST_HANG) must still end in STALL within the
+    # stall timeout, naming the controller's step.
+    os.environ["URCUTORTURE_TEST_HANG"] = "judge: the mode's finish"
+    try:
+        t0 = time.monotonic()
+        rc, out, err = run(["--mode=hash", "--duration=1s", "--stall-timeout=1s",
+                            "--stat-interval=0"], timeout=30)
+        took = time.monotonic() - t0
+    finally:
+        del os.environ["URCUTORTURE_TEST_HANG"]
+    ok(rc == 2 and last_line(out).startswith("End of test: STALL"),
+       "end-phase hang: exit 2, last line STALL (got %d)" % rc, out + err)
+    ok("the controller in judge: the mode's finish" in out and took < 20,
+       "end-phase hang: the report names the controller's step, within %.1f s" % took, out)
 
 
 def start_param(text, name):

@@ -21,6 +21,23 @@
 
 static unsigned int run_generation;
 
+/*
+ * What the controller does now, for the watchdog's stall report: a hang
+ * anywhere in a combination's end (the drain, the mode's finish, the
+ * library's checks, the teardown) stops all progress and becomes a STALL
+ * naming this step.  URCUTORTURE_TEST_HANG=STEP (a test hook) makes the
+ * controller hang when it reaches that step.
+ */
+static void ctl_step(struct ut_run *run, const char *step)
+{
+	const char *hang = getenv("URCUTORTURE_TEST_HANG");
+
+	__atomic_store_n(&run->ctl_since_ns, ut_now_ns(), __ATOMIC_RELAXED);
+	__atomic_store_n(&run->ctl_step, step, __ATOMIC_RELAXED);
+	while (hang && !strcmp(hang, step))
+		pause();
+}
+
 /* Every thread of a mode: its role's function (the mode table says which). */
 static void *role_main(void *arg)
 {
@@ -247,6 +264,7 @@ static int run_start(struct ut_run *run, const struct ut_flavor_ops *ops)
 	const struct ut_mode_ops *mode = run->mode;
 	struct ut_result *res = run->res;
 
+	ctl_step(run, "start");
 	/* The controller calls rcu_barrier and call_rcu_data_free: register it. */
 	ops->register_thread();
 	if (ops->is_qsbr)
@@ -306,6 +324,7 @@ static void run_control(struct ut_run *run)
 	bool tty = isatty(2);
 	uint64_t elapsed, next_stat = cfg->stat_interval_ns;
 
+	ctl_step(run, "control");
 	while (!ut_should_stop(run)) {
 		uint64_t left, step = tty ? 200000000ull : 100000000ull;
 
@@ -345,12 +364,14 @@ static void run_stop(struct ut_run *run, const struct ut_flavor_ops *ops)
 	 * the workload goes on until the waits pending now end (a signal or
 	 * refused pinning does not wait).  Exits 2 on a stall.
 	 */
+	ctl_step(run, "stop: the grace periods owed");
 	if (!ut_should_stop(run))
 		ut_watchdog_at_stop(run, !ut_stop_requested() &&
 				    !__atomic_load_n(&run->pin_failed, __ATOMIC_RELAXED));
 	__atomic_store_n(&run_clock.stopping, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&run->phase, 1, __ATOMIC_RELAXED);
+	ctl_step(run, "stop: joining the threads");
 	for (int i = 0; i < run->nthreads; i++) {
 		pthread_join(run->threads[i].tid, NULL);
 		__atomic_add_fetch(&run->phase, 1, __ATOMIC_RELAXED);
@@ -359,6 +380,7 @@ static void run_stop(struct ut_run *run, const struct ut_flavor_ops *ops)
 	if (ops->is_qsbr)
 		ops->thread_online();
 	d0 = ut_now_ns();
+	ctl_step(run, "stop: draining the callbacks");
 	ut_drain_callbacks(run);
 	res->drain_s = (ut_now_ns() - d0) / 1e9;
 	if (ops->is_qsbr)
@@ -372,15 +394,18 @@ static void run_judge(struct ut_run *run)
 	struct ut_lib_worker_stat *lib = calloc(UT_MAX_WORKERS, sizeof(*lib));
 	int nlib = 0;
 
+	ctl_step(run, "judge");
 	if (lib)
 		ut_layout_snapshot(run, lib, &nlib);
 	free(lib);
 	collect(run);
 	ut_cb_check_lost(run);
+	ctl_step(run, "judge: the mode's finish");
 	if (run->mode->finish)
 		run->mode->finish(run);
 	/* The library's statistics and stall reports against what ran
 	 * (after finish: it names what the grace-period latency measured). */
+	ctl_step(run, "judge: the library's checks");
 	ut_lib_end(run);
 	if (__atomic_load_n(&run->pin_failed, __ATOMIC_RELAXED)) {
 		snprintf(res->note, sizeof(res->note), "pinning refused: %.140s", run->pin_error);
@@ -403,6 +428,7 @@ static void run_judge(struct ut_run *run)
 /* The layout torn down, the controller unregistered, the run freed. */
 static void run_free(struct ut_run *run, const struct ut_flavor_ops *ops)
 {
+	ctl_step(run, "teardown");
 	if (run->layout_up) {
 		if (ops->is_qsbr)
 			ops->thread_online();

@@ -425,6 +425,11 @@ struct ut_run {
 	int pin_failed;			/* atomic */
 	char pin_error[160];
 	uint64_t phase;			/* bumped by the controller; watchdog progress */
+	/* What the controller does now ("control", "stop: drain", "judge: the
+	 * mode's finish", ...) and since when: the stall report names it
+	 * (relaxed; run.c sets it). */
+	const char *ctl_step;
+	uint64_t ctl_since_ns;
 	/* Library worker statistics when the layout was set up (for deltas). */
 	struct ut_lib_worker_stat *lib_start;
 	int nlib_start;

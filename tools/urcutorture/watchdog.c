@@ -303,6 +303,9 @@ static void stall_threads(struct ut_run *run, const char *why, uint64_t now)
 		       __atomic_load_n(&t->cpu_seen, __ATOMIC_RELAXED),
 		       __atomic_load_n(&t->ktid, __ATOMIC_RELAXED));
 	}
+	ut_out(sink, "  %-16s %s, for %.1f s\n", "controller",
+	       __atomic_load_n(&run->ctl_step, __ATOMIC_RELAXED) ?: "?",
+	       (now - __atomic_load_n(&run->ctl_since_ns, __ATOMIC_RELAXED)) / 1e9);
 	ut_out(sink, "  callbacks: posted %llu invoked %llu pending %llu\n",
 	       (unsigned long long)posted, (unsigned long long)invoked,
 	       (unsigned long long)(posted - invoked));
@@ -493,8 +496,13 @@ static void *watchdog_fn(void *arg)
 				last_sum = sum;
 				last_change = now;
 			} else if (now - last_change >= wd_run->cfg->stall_timeout_ns) {
-				snprintf(why, sizeof(why), "no progress for %.1f s",
-					 (now - last_change) / 1e9);
+				/* At the end of a combination only the controller
+				 * works: name its step. */
+				snprintf(why, sizeof(why), "no progress for %.1f s%s%s",
+					 (now - last_change) / 1e9,
+					 ut_should_stop(wd_run) ? ", the controller in " : "",
+					 ut_should_stop(wd_run) ?
+					 __atomic_load_n(&wd_run->ctl_step, __ATOMIC_RELAXED) : "");
 				stall_report(wd_run, why);
 			}
 		}
