@@ -59,11 +59,36 @@
  * Sharing grace periods
  * ---------------------
  * Callers compute their target, then either find done >= target, or become
- * the leader (trylock) and run grace periods until done >= target (plus one
- * more when waiters asked for it), or sleep on the epoch futex, which the
- * leader bumps and wakes after releasing leadership.  A waiter reads epoch
- * before trying the lock, so a release it missed changes epoch and its
- * futex wait returns at once: no lost wake-up, no fixed sleep.
+ * the leader (trylock) and run grace periods until done >= target, or sleep
+ * on the epoch futex, which the leader bumps and wakes after releasing
+ * leadership; a woken caller starts over.  The leader serves only itself:
+ * callers that queued behind it are served by whichever of them takes the
+ * lock next, so leadership passes from caller to caller.
+ *
+ * No lost wake-up: a caller reads epoch (acquire) before its trylock.  If
+ * the trylock fails, the holder's release, and the epoch bump after it, come
+ * after that read (had the read returned the bump, the acquire would order
+ * the trylock after the release it follows, and the lock would have been
+ * free), so epoch differs from the value read, and the futex wait returns
+ * at once or is woken (the bump and the waiter count form a store-buffering
+ * pair with the waiter's increment and the futex check).  Every caller whose
+ * grace period is not done thus keeps retrying the lock as long as anyone
+ * holds it, and takes it once nobody does: no caller depends on another to
+ * run its grace period, and none sleeps for a fixed time.
+ *
+ * Bound: while the leader lock is free no grace period runs, so started ==
+ * done; a caller's target is at most the started it read plus one, hence at
+ * most done + 1 by the time it leads: a leader runs at most one grace
+ * period, and never one numbered after its target.  A caller that arrives
+ * while grace period s runs (its target at most s + 1) waits for the end of
+ * s, then for s + 1, which the first caller to take the lock with its
+ * target not done runs (started == done == s then, so its target is s + 1
+ * and it runs no more), and whose release wakes the caller.  So
+ * synchronize_rcu waits for at most the grace period in progress plus one,
+ * plus the hand-off (the futex wake of the next leader), however callers
+ * arrive.  Polled grace periods
+ * (start_poll_synchronize_rcu) have no caller waiting: they raise
+ * gp_state.requested and the helper thread (poll_thread) is the caller.
  *
  * Waiting for readers
  * -------------------
@@ -129,7 +154,7 @@ static struct {
 	pthread_mutex_t leader_lock;	/* held by the thread running GPs */
 	unsigned long started;		/* grace periods begun */
 	unsigned long done;		/* grace periods completed */
-	unsigned long requested;	/* highest target anyone waits for */
+	unsigned long requested;	/* highest polled target (cookie) */
 	int32_t epoch;			/* futex: bumped at each leader release */
 	int32_t nwaiters;		/* callers sleeping on epoch */
 	/* Polled grace periods: a helper thread runs requested GPs. */
@@ -513,10 +538,15 @@ static void wait_for_gp(unsigned long target)
 			return;
 		if (pthread_mutex_trylock(&gp_state.leader_lock) == 0) {
 			URCU_I_GP_PHASE(LEADER);
+			/*
+			 * At most one grace period: none was running when we
+			 * took the lock, so started == done, and target is at
+			 * most the started we read plus one.  Callers that
+			 * queued behind us are not served here: each retries
+			 * after our epoch bump below and the first whose target
+			 * is not done leads ("Sharing grace periods").
+			 */
 			while (!gp_done(target))
-				run_one_gp();
-			/* One more for callers that queued meanwhile. */
-			if (!gp_done(uatomic_read(&gp_state.requested)))
 				run_one_gp();
 			URCU_FN(i_unlock)(&gp_state.leader_lock);
 			/*
@@ -530,7 +560,6 @@ static void wait_for_gp(unsigned long target)
 			URCU_I_GP_PHASE(LEADER_DONE);
 			return;
 		}
-		request_gp(target);
 		/* Full barrier: pairs with the leader's epoch bump above. */
 		(void) uatomic_add_return(&gp_state.nwaiters, 1);
 		urcu_common_futex_wait(&gp_state.epoch, epoch);
