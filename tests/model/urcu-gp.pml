@@ -102,6 +102,13 @@
  *     that never returns shows up as an invalid end state (asleep on a
  *     futex nobody will wake, or waiting on a lock).  Cheaper, so it is the
  *     form used for the larger configurations.
+ * Sharing grace periods: a leader runs grace periods for its own target
+ * only (an assertion: at most one, the one its target names), releases the
+ * leader lock, bumps the epoch and wakes the waiters, each of which retries;
+ * with NU = 2 a caller whose grace period the other caller's leadership
+ * did not cover must take the lock itself, so the liveness checks of the
+ * two-caller configurations (*-1r2u-*) are what show that no waiter is left
+ * without a leader.
  * Seeded bugs (each must give a counterexample):
  *   BUG_SKIP_ORDERING      the updater skips B1 before the flip
  *   BUG_READER_NO_FENCE    the mb reader skips its fence after publishing
@@ -198,16 +205,15 @@
 #define A_FUTEX		1	/* i_gp.futex */
 #define A_STARTED	2	/* gp_state.started */
 #define A_DONE		3	/* gp_state.done */
-#define A_REQ		4	/* gp_state.requested */
-#define A_EPOCH		5	/* gp_state.epoch */
-#define A_NWAIT		6	/* gp_state.nwaiters */
-#define A_LEADER	7	/* gp_state.leader_lock */
-#define A_REGLOCK	8	/* i_registry.lock */
-#define A_PTR(j)	(9 + (j))	/* updater j's RCU-protected pointer */
-#define A_RCTR(i)	(9 + NU + (i))	/* reader i's word */
-#define A_WAITED(i)	(9 + NU + NR + (i))	/* reader i's waited byte */
-#define A_INIT(j)	(9 + NU + 2 * NR + (j))	/* PUBLISH: updater j's newest initialised object */
-#define NADDR		(9 + 2 * NU + 2 * NR)
+#define A_EPOCH		4	/* gp_state.epoch */
+#define A_NWAIT		5	/* gp_state.nwaiters */
+#define A_LEADER	6	/* gp_state.leader_lock */
+#define A_REGLOCK	7	/* i_registry.lock */
+#define A_PTR(j)	(8 + (j))	/* updater j's RCU-protected pointer */
+#define A_RCTR(i)	(8 + NU + (i))	/* reader i's word */
+#define A_WAITED(i)	(8 + NU + NR + (i))	/* reader i's waited byte */
+#define A_INIT(j)	(8 + NU + 2 * NR + (j))	/* PUBLISH: updater j's newest initialised object */
+#define NADDR		(8 + 2 * NU + 2 * NR)
 
 #define NBUF		(NR + NU)	/* buffers: readers 0..NR-1, then updaters */
 
@@ -244,7 +250,7 @@
 			 ((a) >= A_PTR(0) && (a) < A_PTR(NU)) || \
 			 ((a) >= A_INIT(0) && (a) < A_INIT(NU)))
 #define STALE_U(a)	(((a) >= A_RCTR(0) && (a) < A_RCTR(NR)) || (a) == A_STARTED || \
-			 (a) == A_DONE || (a) == A_EPOCH || (a) == A_REQ || (a) == A_NWAIT)
+			 (a) == A_DONE || (a) == A_EPOCH || (a) == A_NWAIT)
 #define STALE_OK(t, a)	(((t) < NR && STALE_R(a) && \
 			  !((a) >= A_WAITED(0) && (a) < A_WAITED(NR) && (a) != A_WAITED(t))) || \
 			 ((t) >= NR && STALE_U(a)))
@@ -1379,20 +1385,20 @@ inline synchronize_rcu(me)
 			:: load_acq(me, A_DONE, d);	/* gp_done(): acquire */
 				if
 				:: d >= target -> break
-				:: else -> run_one_gp(me)
+				:: else ->
+					/*
+					 * A leader runs one grace period at
+					 * most, the one its target names:
+					 * started == done under the lock.
+					 */
+					assert(d + 1 == target);
+					run_one_gp(me)
 				fi
 			od;
-			/* one more for callers that queued meanwhile */
-			load(me, A_REQ, d);	/* uatomic_read: relaxed */
-			d_step {
-				load_nd(me, A_DONE, c);	/* our own value */
-				d = (c < d);
-				c = 0
-			};
-			if
-			:: d -> run_one_gp(me)
-			:: else
-			fi;
+			/*
+			 * Callers that queued behind us are not served here:
+			 * each retries after the epoch bump below.
+			 */
 			mutex_unlock(me, A_LEADER);
 			atomic_add(me, A_EPOCH, 1);	/* pairs with nwaiters++ */
 			load(me, A_NWAIT, d);	/* uatomic_read: relaxed */
@@ -1412,19 +1418,6 @@ inline synchronize_rcu(me)
 			fi;
 			break
 		:: else ->
-			/* request_gp(target): an atomic maximum */
-			load(me, A_REQ, d);	/* uatomic_read: relaxed */
-			if
-			:: d < target ->
-				d_step {
-					full_nd(me);
-					if
-					:: mem[A_REQ] < target -> commit_nd(me, A_REQ, target)
-					:: else
-					fi
-				}
-			:: else
-			fi;
 			atomic_add(me, A_NWAIT, 1);	/* pairs with the epoch bump */
 			futex_wait(me, A_EPOCH, e, ep_sleep[me - NR], slept);
 			slept = 0;
