@@ -320,124 +320,112 @@ static void check_machine(struct ut_compare *c, const struct jv *nd)
 	}
 }
 
-int ut_compare_run(struct ut_compare *c, const char *new_doc, const struct ut_sink *sink)
+/* One comparison pass: this run's report against the baseline. */
+struct cmp_pass {
+	const struct jv *nd;		/* this run's report */
+	bool *used;			/* baseline results already matched */
+	char params[480];		/* parameters that differ, as "name old vs new" */
+	char missing[480];		/* the first keys without a baseline */
+	int nmissing;
+	double index_log;		/* sum of log(worse factor) over every figure */
+};
+
+/* The baseline's first unmatched result with this key, now marked matched; NULL if none. */
+static const struct jv *match_baseline(const struct ut_compare *c, bool *used, const char *key)
+{
+	const struct jv *ores = jv_get(c->base, "results");
+	char okey[320];
+
+	for (int k = 0; k < ores->n; k++) {
+		if (used[k])
+			continue;
+		base_key(c->base, &ores->items[k], okey, sizeof(okey));
+		if (!strcmp(okey, key)) {
+			used[k] = true;
+			return &ores->items[k];
+		}
+	}
+	return NULL;
+}
+
+/* The worse factor of each figure both sides measured with enough samples. */
+static void judge_figures(struct ut_compare *c, struct cmp_pass *p, struct cmp_combo *cc,
+			  const struct jv *or, const struct jv *nr)
+{
+	for (int f = 0; f < NFIG; f++) {
+		struct cmp_fig *cf = &cc->fig[cc->nfig];
+		double ov, nv, on, nn;
+
+		if (!figure_value(&figures[f], or, &ov, &on) ||
+		    !figure_value(&figures[f], nr, &nv, &nn))
+			continue;
+		cf->fig = f;
+		cf->old = ov;
+		cf->new_ = nv;
+		cf->worse = figures[f].lower_better ? nv / ov : ov / nv;
+		cf->beyond = cf->worse > 1.0 + c->threshold;
+		if (cc->worst < 0 || cf->worse > cc->fig[cc->worst].worse)
+			cc->worst = cc->nfig;
+		if (cf->beyond) {
+			cc->beyond = true;
+			c->beyond_figures++;
+		}
+		c->kind_log[f] += log(cf->worse);
+		c->kind_n[f]++;
+		p->index_log += log(cf->worse);
+		c->nfigures++;
+		cc->nfig++;
+	}
+}
+
+/* Match this run's combination i with the baseline and judge it. */
+static void compare_combo(struct ut_compare *c, struct cmp_pass *p, int i)
 {
 	static const char *const param_skip[] = { "mode", "flavors", "layouts", "pin", "async", NULL };
-	const struct jv *ores = jv_get(c->base, "results"), *nres;
-	char err[256] = "", params[480] = "", missing[480] = "";
-	struct jv *nd = jv_parse(new_doc, err, sizeof(err));
-	bool *used;
-	int nmissing = 0;
-	double index_log = 0;
+	struct cmp_combo *cc = &c->combos[i];
+	const struct jv *nr = &jv_get(p->nd, "results")->items[i], *or;
 
-	c->index = 1.0;
-	if (!nd) {
-		warn(c, "this run's report did not parse back (%s): nothing compared", err);
-		goto print;
+	snprintf(cc->key, sizeof(cc->key), "%s", jv_str(jv_get(nr, "key")) ?: "?");
+	cc->worst = -1;
+	or = match_baseline(c, p->used, cc->key);
+	if (!or) {
+		if (p->nmissing++ < 4)
+			snprintf(p->missing + strlen(p->missing), sizeof(p->missing) - strlen(p->missing),
+				 "%s%s", p->missing[0] ? "; " : "", cc->key);
+		return;
 	}
-	nres = jv_get(nd, "results");
-	c->ncombo = nres ? nres->n : 0;
-	c->combos = calloc((size_t)(c->ncombo ? c->ncombo : 1), sizeof(*c->combos));
-	used = calloc((size_t)(ores->n ? ores->n : 1), sizeof(*used));
-	if (!c->combos || !used) {
-		free(used);
-		jv_free(nd);
-		return 0;
-	}
-	check_machine(c, nd);
-	for (int i = 0; i < c->ncombo; i++) {
-		struct cmp_combo *cc = &c->combos[i];
-		const struct jv *nr = &nres->items[i], *or = NULL;
-		char okey[320];
-
-		snprintf(cc->key, sizeof(cc->key), "%s", jv_str(jv_get(nr, "key")) ?: "?");
+	cc->found = true;
+	/* A combination cut short (stall, signal) or failing measures nothing comparable. */
+	if (!verdict_ok(or) || !verdict_ok(nr)) {
 		cc->worst = -1;
-		for (int k = 0; k < ores->n && !or; k++) {
-			if (used[k])
-				continue;
-			base_key(c->base, &ores->items[k], okey, sizeof(okey));
-			if (!strcmp(okey, cc->key)) {
-				or = &ores->items[k];
-				used[k] = true;
-			}
-		}
-		if (!or) {
-			if (nmissing++ < 4)
-				snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing),
-					 "%s%s", missing[0] ? "; " : "", cc->key);
-			continue;
-		}
-		cc->found = true;
-		/* A combination cut short (stall, signal) or failing measures nothing comparable. */
-		if (!verdict_ok(or) || !verdict_ok(nr)) {
-			cc->worst = -1;
-			c->not_judged++;
-			continue;
-		}
-		diff_members(result_params(c->base, or), result_params(nd, nr), "", param_skip,
-			     params, sizeof(params));
-		for (int f = 0; f < NFIG; f++) {
-			struct cmp_fig *cf = &cc->fig[cc->nfig];
-			double ov, nv, on, nn;
-
-			if (!figure_value(&figures[f], or, &ov, &on) ||
-			    !figure_value(&figures[f], nr, &nv, &nn))
-				continue;
-			cf->fig = f;
-			cf->old = ov;
-			cf->new_ = nv;
-			cf->worse = figures[f].lower_better ? nv / ov : ov / nv;
-			cf->beyond = cf->worse > 1.0 + c->threshold;
-			if (cc->worst < 0 || cf->worse > cc->fig[cc->worst].worse)
-				cc->worst = cc->nfig;
-			if (cf->beyond) {
-				cc->beyond = true;
-				c->beyond_figures++;
-			}
-			c->kind_log[f] += log(cf->worse);
-			c->kind_n[f]++;
-			index_log += log(cf->worse);
-			c->nfigures++;
-			cc->nfig++;
-		}
-		c->beyond_combos += cc->beyond;
+		c->not_judged++;
+		return;
 	}
-	c->index = c->nfigures ? exp(index_log / c->nfigures) : 1.0;
-	c->regressed = c->index > 1.0 + c->threshold;
-	for (int k = 0; k < ores->n; k++)
-		c->baseline_unused += !used[k];
-	free(used);
-	if (params[0])
-		warn(c, "parameters differ from the baseline: %s", params);
-	if (nmissing)
-		warn(c, "%d combination%s without a baseline (not judged): %s%s", nmissing,
-		     nmissing > 1 ? "s" : "", missing, nmissing > 4 ? "; ..." : "");
+	diff_members(result_params(c->base, or), result_params(p->nd, nr), "", param_skip,
+		     p->params, sizeof(p->params));
+	judge_figures(c, p, cc, or, nr);
+	c->beyond_combos += cc->beyond;
+}
+
+/* The warnings a pass ends with: parameters that differ, combinations not compared. */
+static void pass_warnings(struct ut_compare *c, const struct cmp_pass *p)
+{
+	if (p->params[0])
+		warn(c, "parameters differ from the baseline: %s", p->params);
+	if (p->nmissing)
+		warn(c, "%d combination%s without a baseline (not judged): %s%s", p->nmissing,
+		     p->nmissing > 1 ? "s" : "", p->missing, p->nmissing > 4 ? "; ..." : "");
 	if (c->not_judged)
 		warn(c, "%d combination%s not judged: not SUCCESS in this run or in the baseline",
 		     c->not_judged, c->not_judged > 1 ? "s" : "");
 	if (c->baseline_unused)
 		warn(c, "%d combination%s of the baseline did not run this time", c->baseline_unused,
 		     c->baseline_unused > 1 ? "s" : "");
-	jv_free(nd);
-print:
-	c->done = true;
-	ut_out(sink, "\n=== compare with %s (threshold %.0f%%: the index may get %.2fx worse) ===\n",
-	       c->path, c->threshold * 100, 1 + c->threshold);
-	for (int w = 0; w < c->nwarn; w++) {
-		fprintf(stderr, "urcutorture: warning: %s\n", c->warn[w]);
-		ut_out(sink, "warning: %s\n", c->warn[w]);
-	}
-	/* Where the change is: each figure kind over the combinations. */
-	for (int f = 0; f < NFIG; f++) {
-		double g;
+}
 
-		if (!c->kind_n[f])
-			continue;
-		g = exp(c->kind_log[f] / c->kind_n[f]);
-		ut_out(sink, "  %-12s over %4d combinations  %5.2fx %s\n", figures[f].name, c->kind_n[f],
-		       g >= 1 ? g : 1 / g, g >= 1 ? "worse" : "better");
-	}
-	/* Single figures beyond the threshold: not gating, they say where to look. */
+/* Single figures beyond the threshold: not gating, they say where to look. */
+static void print_beyond(const struct ut_compare *c, const struct ut_sink *sink)
+{
 	for (int i = 0; i < c->ncombo; i++) {
 		const struct cmp_combo *cc = &c->combos[i];
 
@@ -454,11 +442,69 @@ print:
 			       cf->worse);
 		}
 	}
+}
+
+/* The comparison for people: warnings, each figure kind, single figures, the index. */
+static void print_compare(const struct ut_compare *c, const struct ut_sink *sink)
+{
+	ut_out(sink, "\n=== compare with %s (threshold %.0f%%: the index may get %.2fx worse) ===\n",
+	       c->path, c->threshold * 100, 1 + c->threshold);
+	for (int w = 0; w < c->nwarn; w++) {
+		fprintf(stderr, "urcutorture: warning: %s\n", c->warn[w]);
+		ut_out(sink, "warning: %s\n", c->warn[w]);
+	}
+	/* Where the change is: each figure kind over the combinations. */
+	for (int f = 0; f < NFIG; f++) {
+		double g;
+
+		if (!c->kind_n[f])
+			continue;
+		g = exp(c->kind_log[f] / c->kind_n[f]);
+		ut_out(sink, "  %-12s over %4d combinations  %5.2fx %s\n", figures[f].name, c->kind_n[f],
+		       g >= 1 ? g : 1 / g, g >= 1 ? "worse" : "better");
+	}
+	print_beyond(c, sink);
 	ut_out(sink, "%scompare: index %.2fx %s over %d figures of %d combinations (threshold "
 	       "%.2fx): %s; %d single figures beyond the threshold\n", c->regressed ? "!!! " : "",
 	       c->index >= 1 ? c->index : 1 / c->index, c->index >= 1 ? "worse" : "better",
 	       c->nfigures, ut_compare_matched(c), 1 + c->threshold,
 	       c->regressed ? "REGRESSED" : "ok", c->beyond_figures);
+}
+
+int ut_compare_run(struct ut_compare *c, const char *new_doc, const struct ut_sink *sink)
+{
+	const struct jv *ores = jv_get(c->base, "results"), *nres;
+	char err[256] = "";
+	struct jv *nd = jv_parse(new_doc, err, sizeof(err));
+	struct cmp_pass p = { .nd = nd };
+
+	c->index = 1.0;
+	if (!nd) {
+		warn(c, "this run's report did not parse back (%s): nothing compared", err);
+		goto print;
+	}
+	nres = jv_get(nd, "results");
+	c->ncombo = nres ? nres->n : 0;
+	c->combos = calloc((size_t)(c->ncombo ? c->ncombo : 1), sizeof(*c->combos));
+	p.used = calloc((size_t)(ores->n ? ores->n : 1), sizeof(*p.used));
+	if (!c->combos || !p.used) {
+		free(p.used);
+		jv_free(nd);
+		return 0;
+	}
+	check_machine(c, nd);
+	for (int i = 0; i < c->ncombo; i++)
+		compare_combo(c, &p, i);
+	c->index = c->nfigures ? exp(p.index_log / c->nfigures) : 1.0;
+	c->regressed = c->index > 1.0 + c->threshold;
+	for (int k = 0; k < ores->n; k++)
+		c->baseline_unused += !p.used[k];
+	free(p.used);
+	pass_warnings(c, &p);
+	jv_free(nd);
+print:
+	c->done = true;
+	print_compare(c, sink);
 	return c->regressed ? 1 : 0;
 }
 
