@@ -171,11 +171,90 @@ static int check_run_words(const struct scn *s, const struct scn_line *r)
 	return 0;
 }
 
+/* Where scn_parse is: the line it reads and which bounds the file set. */
+struct scn_cursor {
+	int line;
+	bool have_min, have_max;
+};
+
+/* A directive's one duration ("budget 4m"), into *out. */
+static int scn_one_duration(const struct scn *s, int line, char **words, int n, uint64_t *out)
+{
+	if (n > 2)
+		return scn_error(s, line, "%s: expected one duration", words[0]);
+	return scn_duration(s, line, words[0], n > 1 ? words[1] : NULL, out);
+}
+
+/* "description": the rest of the line as written, up to a comment. */
+static void scn_description(struct scn *s, const char *start)
+{
+	const char *d = start + strspn(start, " \t") + strlen("description");
+	size_t dl;
+
+	while (*d == ' ' || *d == '\t')
+		d++;
+	dl = strcspn(d, "\n#");
+	while (dl && (d[dl - 1] == ' ' || d[dl - 1] == '\r' || d[dl - 1] == '\t'))
+		dl--;
+	snprintf(s->description, sizeof(s->description), "%.*s", (int)dl, d);
+}
+
+/* "run WORD...": a copy of the words, checked, appended to the runs. */
+static int scn_add_run(struct scn *s, int line, char **words, int n)
+{
+	struct scn_line *r = realloc(s->runs, (size_t)(s->nruns + 1) * sizeof(*r));
+
+	if (!r)
+		return scn_error(s, line, "out of memory");
+	s->runs = r;
+	r = &s->runs[s->nruns++];
+	r->line = line;
+	r->nwords = n - 1;
+	for (int w = 1; w < n; w++)
+		r->words[w - 1] = strdup(words[w]);
+	return check_run_words(s, r);
+}
+
+/* One directive: its n > 0 words, and start, the line as written. */
+static int scn_directive(struct scn *s, struct scn_cursor *c, const char *start, char **words,
+			 int n)
+{
+	if (!strcmp(words[0], "name")) {
+		if (n != 2)
+			return scn_error(s, c->line, "name: expected one word");
+		snprintf(s->name, sizeof(s->name), "%s", words[1]);
+		return 0;
+	}
+	if (!strcmp(words[0], "description")) {
+		scn_description(s, start);
+		return 0;
+	}
+	if (!strcmp(words[0], "budget"))
+		return scn_one_duration(s, c->line, words, n, &s->budget_ns);
+	if (!strcmp(words[0], "min-duration")) {
+		c->have_min = true;
+		return scn_one_duration(s, c->line, words, n, &s->min_ns);
+	}
+	if (!strcmp(words[0], "max-duration")) {
+		c->have_max = true;
+		return scn_one_duration(s, c->line, words, n, &s->max_ns);
+	}
+	if (!strcmp(words[0], "rotate")) {
+		s->rotate = true;
+		s->rotate_line = c->line;
+		return n != 1 ? scn_error(s, c->line, "rotate: takes no value") : 0;
+	}
+	if (!strcmp(words[0], "run"))
+		return scn_add_run(s, c->line, words, n);
+	return scn_error(s, c->line, "unknown directive '%s' (name, description, budget, "
+			 "min-duration, max-duration, rotate, run)", words[0]);
+}
+
 static int scn_parse(const char *text, struct scn *s)
 {
+	struct scn_cursor c = { 0 };
 	const char *p = text;
-	int line = 0, rc = 0;
-	bool have_min = false, have_max = false;
+	int rc = 0;
 
 	s->min_ns = 1000000000ull;
 	s->max_ns = 600000000000ull;
@@ -187,75 +266,25 @@ static int scn_parse(const char *text, struct scn *s)
 		const char *problem = NULL;
 		int n;
 
-		line++;
+		c.line++;
 		p += len;
 		if (*p)
 			p++;
 		if (!buf)
-			return scn_error(s, line, "out of memory");
+			return scn_error(s, c.line, "out of memory");
 		n = split_words(buf, words, SCN_MAX_WORDS, &problem);
-		if (n < 0) {
-			rc = scn_error(s, line, "%s", problem);
-		} else if (n == 0) {
-			/* blank or comment */
-		} else if (!strcmp(words[0], "name")) {
-			if (n != 2)
-				rc = scn_error(s, line, "name: expected one word");
-			else
-				snprintf(s->name, sizeof(s->name), "%s", words[1]);
-		} else if (!strcmp(words[0], "description")) {
-			/* The rest of the line, as written. */
-			const char *d = start + strspn(start, " \t") + strlen("description");
-			size_t dl;
-
-			while (*d == ' ' || *d == '\t')
-				d++;
-			dl = strcspn(d, "\n#");
-			while (dl && (d[dl - 1] == ' ' || d[dl - 1] == '\r' || d[dl - 1] == '\t'))
-				dl--;
-			snprintf(s->description, sizeof(s->description), "%.*s", (int)dl, d);
-		} else if (!strcmp(words[0], "budget")) {
-			rc = n > 2 ? scn_error(s, line, "budget: expected one duration")
-				   : scn_duration(s, line, "budget", n > 1 ? words[1] : NULL, &s->budget_ns);
-		} else if (!strcmp(words[0], "min-duration")) {
-			rc = n > 2 ? scn_error(s, line, "min-duration: expected one duration")
-				   : scn_duration(s, line, "min-duration", n > 1 ? words[1] : NULL, &s->min_ns);
-			have_min = true;
-		} else if (!strcmp(words[0], "max-duration")) {
-			rc = n > 2 ? scn_error(s, line, "max-duration: expected one duration")
-				   : scn_duration(s, line, "max-duration", n > 1 ? words[1] : NULL, &s->max_ns);
-			have_max = true;
-		} else if (!strcmp(words[0], "rotate")) {
-			if (n != 1)
-				rc = scn_error(s, line, "rotate: takes no value");
-			s->rotate = true;
-			s->rotate_line = line;
-		} else if (!strcmp(words[0], "run")) {
-			struct scn_line *r = realloc(s->runs, (size_t)(s->nruns + 1) * sizeof(*r));
-
-			if (!r) {
-				rc = scn_error(s, line, "out of memory");
-			} else {
-				s->runs = r;
-				r = &s->runs[s->nruns++];
-				r->line = line;
-				r->nwords = n - 1;
-				for (int w = 1; w < n; w++)
-					r->words[w - 1] = strdup(words[w]);
-				rc = check_run_words(s, r);
-			}
-		} else {
-			rc = scn_error(s, line, "unknown directive '%s' (name, description, budget, "
-				       "min-duration, max-duration, rotate, run)", words[0]);
-		}
+		if (n < 0)
+			rc = scn_error(s, c.line, "%s", problem);
+		else if (n > 0)		/* else blank or comment */
+			rc = scn_directive(s, &c, start, words, n);
 		free(buf);
 	}
 	if (rc)
 		return rc;
 	if (!s->nruns)
-		return scn_error(s, line ? line : 1, "no run line");
-	if ((have_min || have_max) && s->min_ns > s->max_ns)
-		return scn_error(s, line, "min-duration is longer than max-duration");
+		return scn_error(s, c.line ? c.line : 1, "no run line");
+	if ((c.have_min || c.have_max) && s->min_ns > s->max_ns)
+		return scn_error(s, c.line, "min-duration is longer than max-duration");
 	if (s->rotate && !s->budget_ns)
 		return scn_error(s, s->rotate_line, "rotate: needs a budget");
 	return 0;
@@ -357,103 +386,151 @@ static int add_run(struct ut_batch *b, int *cap)
 	return b->nruns++;
 }
 
+/* What expanding the lines of one pass shares: where runs come from and go. */
+struct expansion {
+	const struct scn *s;
+	const struct ut_config *global;
+	int argc;		/* the command line, appended to each run's words */
+	char **argv;
+	int pass;
+	struct ut_batch *b;
+	int *cap;		/* b->runs' allocated length */
+	char **av;		/* room for one run's argument vector */
+};
+
+/* The index of the word mode=all in a run line, -1 if none. */
+static int mode_all_at(const struct scn_line *line)
+{
+	int all_at = -1;
+
+	for (int w = 0; w < line->nwords; w++) {
+		const char *word = line->words[w];
+
+		if (!strncmp(word, "--", 2))
+			word += 2;
+		if (!strcmp(word, "mode=all"))
+			all_at = w;
+	}
+	return all_at;
+}
+
+/*
+ * One run's argument vector in x->av: argv[0], the line's words as "--WORD"
+ * (mode=all replaced by mode; each allocated into words[]), then the command
+ * line's options.  label gets the words without "--".  Returns the count.
+ */
+static int run_argv(const struct expansion *x, const struct scn_line *line, int all_at,
+		    const struct ut_mode_ops *mode, char **words, char *label, size_t len)
+{
+	char modeword[96];
+	int ac = 0;
+
+	x->av[ac++] = x->argv[0];
+	for (int w = 0; w < line->nwords; w++) {
+		const char *word = line->words[w];
+		size_t off = strlen(label);
+
+		if (!strncmp(word, "--", 2))
+			word += 2;
+		if (w == all_at) {
+			snprintf(modeword, sizeof(modeword), "mode=%s", mode->name);
+			word = modeword;
+		}
+		snprintf(label + off, len - off, "%s%s", off ? " " : "", word);
+		if (asprintf(&words[w], "--%s", word) < 0)
+			words[w] = NULL;
+		else
+			x->av[ac++] = words[w];
+	}
+	for (int k = 1; k < x->argc; k++)
+		x->av[ac++] = x->argv[k];
+	return ac;
+}
+
+/* A run the parser accepted: its place in the batch, seed, label and layouts. */
+static void accept_run(const struct expansion *x, struct ut_batch_run *run, int idx, int line,
+		       const char *label)
+{
+	run->owns_cfg = true;
+	run->line = line;
+	run->pass = x->pass;
+	run->cfg.run_index = idx;
+	run->cfg.seed = x->global->inv->seed + (uint64_t)idx;
+	if (x->pass > 1)
+		snprintf(run->cfg.run_label, sizeof(run->cfg.run_label), "%s (pass %d)", label,
+			 x->pass);
+	else
+		snprintf(run->cfg.run_label, sizeof(run->cfg.run_label), "%s", label);
+	settle_run(run);
+}
+
+/* One run of a line (mode: mode=all's mode), parsed and added to the batch. */
+static int expand_run(const struct expansion *x, const struct scn_line *line, int all_at,
+		      const struct ut_mode_ops *mode, const char *where)
+{
+	char label[160] = "";
+	char **words = calloc((size_t)line->nwords + 1, sizeof(*words));
+	struct ut_batch_run *run;
+	int ac, idx, rc;
+
+	if (!words)
+		return UT_EXIT_ENV;
+	ac = run_argv(x, line, all_at, mode, words, label, sizeof(label));
+	idx = add_run(x->b, x->cap);
+	if (idx < 0) {
+		struct ut_batch_run orphan = { .words = words, .nwords = line->nwords };
+
+		run_words_free(&orphan);
+		return UT_EXIT_ENV;
+	}
+	run = &x->b->runs[idx];
+	run->words = words;
+	run->nwords = line->nwords;
+	rc = ut_parse_run_options(ac, x->av, x->global, where, &run->cfg);
+	if (rc >= 0) {
+		/* Free what a failed parse loaded; the run is dropped. */
+		ut_config_release(&run->cfg);
+		run_words_free(run);
+		x->b->nruns--;
+		return rc;
+	}
+	accept_run(x, run, idx, line->line, label);
+	return 0;
+}
+
+/* The runs of one line: one, or one per registered mode for mode=all. */
+static int expand_line(const struct expansion *x, const struct scn_line *line)
+{
+	const struct ut_mode_ops *single[2] = { NULL, NULL };
+	const struct ut_mode_ops *const *modes = single;
+	int all_at = mode_all_at(line), rc = 0;
+	char where[600];
+
+	snprintf(where, sizeof(where), "%s:%d", x->s->file, line->line);
+	/* mode=all: every registered mode, unless the command line picked one. */
+	if (all_at >= 0)
+		modes = ut_given(x->global, "mode") ? (single[0] = x->global->mode, single) : ut_modes;
+	for (int m = 0; !rc && ((all_at < 0 && m == 0) || (all_at >= 0 && modes[m])); m++)
+		rc = expand_run(x, line, all_at, modes[m], where);
+	return rc;
+}
+
 /* Parse every run line (mode=all expanded) for one pass. */
 static int expand_pass(const struct scn *s, const struct ut_config *global, int argc, char **argv,
 		       int pass, struct ut_batch *b, int *cap)
 {
-	char **av = calloc((size_t)(SCN_MAX_WORDS + argc + 2), sizeof(*av));
+	struct expansion x = {
+		.s = s, .global = global, .argc = argc, .argv = argv, .pass = pass, .b = b,
+		.cap = cap,
+	};
 	int rc = 0;
 
-	if (!av)
+	x.av = calloc((size_t)(SCN_MAX_WORDS + argc + 2), sizeof(*x.av));
+	if (!x.av)
 		return UT_EXIT_ENV;
-	for (int i = 0; i < s->nruns && !rc; i++) {
-		const struct scn_line *line = &s->runs[i];
-		const struct ut_mode_ops *single[2] = { NULL, NULL };
-		const struct ut_mode_ops *const *modes = single;
-		int all_at = -1;
-		char where[600];
-
-		snprintf(where, sizeof(where), "%s:%d", s->file, line->line);
-		for (int w = 0; w < line->nwords; w++) {
-			const char *word = line->words[w];
-
-			if (!strncmp(word, "--", 2))
-				word += 2;
-			if (!strcmp(word, "mode=all"))
-				all_at = w;
-		}
-		/* mode=all: every registered mode, unless the command line picked one. */
-		if (all_at >= 0)
-			modes = ut_given(global, "mode") ? (single[0] = global->mode, single) : ut_modes;
-		else
-			single[0] = NULL;
-		for (int m = 0; !rc && ((all_at < 0 && m == 0) || (all_at >= 0 && modes[m])); m++) {
-			char modeword[96], label[160] = "";
-			struct ut_batch_run *run;
-			char **words = calloc((size_t)line->nwords + 1, sizeof(*words));
-			int ac = 0, idx;
-
-			if (!words) {
-				rc = UT_EXIT_ENV;
-				break;
-			}
-			av[ac++] = argv[0];
-			for (int w = 0; w < line->nwords; w++) {
-				const char *word = line->words[w];
-				size_t off = strlen(label);
-
-				if (!strncmp(word, "--", 2))
-					word += 2;
-				if (w == all_at) {
-					snprintf(modeword, sizeof(modeword), "mode=%s", modes[m]->name);
-					word = modeword;
-				}
-				snprintf(label + off, sizeof(label) - off, "%s%s", off ? " " : "", word);
-				if (asprintf(&words[w], "--%s", word) < 0)
-					words[w] = NULL;
-				else
-					av[ac++] = words[w];
-			}
-			for (int k = 1; k < argc; k++)
-				av[ac++] = argv[k];
-			idx = add_run(b, cap);
-			if (idx < 0) {
-				rc = UT_EXIT_ENV;
-			} else {
-				run = &b->runs[idx];
-				run->words = words;
-				run->nwords = line->nwords;
-				words = NULL;
-				rc = ut_parse_run_options(ac, av, global, where, &run->cfg);
-				if (rc >= 0) {
-					/* Free what a failed parse loaded; the run is dropped. */
-					ut_config_release(&run->cfg);
-					run_words_free(run);
-					b->nruns--;
-				} else {
-					rc = 0;
-					run->owns_cfg = true;
-					run->line = line->line;
-					run->pass = pass;
-					run->cfg.run_index = idx;
-					run->cfg.seed = global->inv->seed + (uint64_t)idx;
-					if (pass > 1)
-						snprintf(run->cfg.run_label, sizeof(run->cfg.run_label),
-							 "%s (pass %d)", label, pass);
-					else
-						snprintf(run->cfg.run_label, sizeof(run->cfg.run_label),
-							 "%s", label);
-					settle_run(run);
-				}
-			}
-			if (words) {
-				for (int w = 0; w < line->nwords; w++)
-					free(words[w]);
-				free(words);
-			}
-		}
-	}
-	free(av);
+	for (int i = 0; i < s->nruns && !rc; i++)
+		rc = expand_line(&x, &s->runs[i]);
+	free(x.av);
 	return rc;
 }
 
