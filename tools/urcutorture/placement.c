@@ -143,11 +143,40 @@ void ut_pin_policy_format(const struct ut_pin_policy *pol, char *buf, size_t len
 
 /* ---- the plan ---- */
 
+/* Threads per PU, core, package and NUMA node of a topology. */
+struct load {
+	int *pu, *core, *pkg, *node;
+};
+
+/* Tables for topology t, zeroed; -1 when out of memory (release anyway). */
+static int load_init(struct load *l, const struct ut_topology *t)
+{
+	l->pu = calloc(t->npu, sizeof(int));
+	l->core = calloc(t->ncore, sizeof(int));
+	l->pkg = calloc(t->npkg, sizeof(int));
+	l->node = calloc(t->nnode, sizeof(int));
+	return l->pu && l->core && l->pkg && l->node ? 0 : -1;
+}
+
+static void load_release(struct load *l)
+{
+	free(l->pu);
+	free(l->core);
+	free(l->pkg);
+	free(l->node);
+}
+
+/* One more thread on PU idx. */
+static void load_add(struct load *l, const struct ut_topology *t, int idx)
+{
+	l->pu[idx]++;
+	l->core[t->pu[idx].core]++;
+	l->pkg[t->pu[idx].pkg]++;
+	l->node[t->pu[idx].node]++;
+}
+
 struct occupancy {
-	int *pu;		/* threads per PU, all roles so far */
-	int *core;		/* threads per core, all roles so far */
-	int *pkg;		/* threads per package, all roles so far */
-	int *node;		/* threads per NUMA node, all roles so far */
+	struct load all;	/* threads of all roles so far */
 	int *role_pkg;		/* threads of the current role per package */
 	int *role_node;		/* ... per NUMA node */
 	int next_node;		/* numa policy: round-robin cursor */
@@ -169,8 +198,8 @@ static int pick(const struct ut_topology *t, enum ut_pin_kind kind, struct occup
 	long best_score[6] = { 0 };
 
 	for (int i = 0; i < t->npu; i++)
-		if (minload < 0 || o->pu[i] < minload)
-			minload = o->pu[i];
+		if (minload < 0 || o->all.pu[i] < minload)
+			minload = o->all.pu[i];
 
 	if (kind == UT_PIN_NUMA) {
 		/* First node at or after the cursor that has a least-occupied PU. */
@@ -180,16 +209,16 @@ static int pick(const struct ut_topology *t, enum ut_pin_kind kind, struct occup
 			int nd = (o->next_node + step) % t->nnode;
 
 			for (int i = 0; i < t->npu; i++)
-				if (t->pu[i].node == nd && o->pu[i] == minload) {
+				if (t->pu[i].node == nd && o->all.pu[i] == minload) {
 					node = nd;
 					break;
 				}
 		}
 		o->next_node = (node + 1) % t->nnode;
 		for (int i = 0; i < t->npu; i++) {
-			long s[2] = { o->core[t->pu[i].core], i };
+			long s[2] = { o->all.core[t->pu[i].core], i };
 
-			if (t->pu[i].node != node || o->pu[i] != minload)
+			if (t->pu[i].node != node || o->all.pu[i] != minload)
 				continue;
 			if (best < 0 || score_less(s, best_score, 2)) {
 				best = i;
@@ -202,15 +231,15 @@ static int pick(const struct ut_topology *t, enum ut_pin_kind kind, struct occup
 	for (int i = 0; i < t->npu; i++) {
 		long s[6];
 
-		if (o->pu[i] != minload)
+		if (o->all.pu[i] != minload)
 			continue;
 		if (kind == UT_PIN_COMPACT)
 			return i;
-		s[0] = o->core[t->pu[i].core];
+		s[0] = o->all.core[t->pu[i].core];
 		s[1] = o->role_pkg[t->pu[i].pkg];
 		s[2] = o->role_node[t->pu[i].node];
-		s[3] = o->pkg[t->pu[i].pkg];
-		s[4] = o->node[t->pu[i].node];
+		s[3] = o->all.pkg[t->pu[i].pkg];
+		s[4] = o->all.node[t->pu[i].node];
 		s[5] = i;
 		if (best < 0 || score_less(s, best_score, 6)) {
 			best = i;
@@ -220,12 +249,82 @@ static int pick(const struct ut_topology *t, enum ut_pin_kind kind, struct occup
 	return best;
 }
 
+/* The PU index for thread k of role r under p (-1: unpinned); -1 returned: err set. */
+static int place_thread(const struct ut_topology *t, const struct ut_pin_policy *p, enum ut_role r,
+			int k, struct occupancy *o, int *idx, char *err, size_t errlen)
+{
+	switch (p->kind) {
+	case UT_PIN_NONE:
+		*idx = -1;
+		return 0;
+	case UT_PIN_LIST:
+		*idx = ut_topo_find(t, p->cpus[k % p->ncpus]);
+		if (*idx < 0) {
+			char have[300];
+
+			cpus_of(t, have, sizeof(have));
+			ut_set_err(err, errlen, "CPU %d does not exist (%s)", p->cpus[k % p->ncpus],
+				   have);
+			return -1;
+		}
+		return 0;
+	case UT_PIN_COMPACT:
+	case UT_PIN_SCATTER:
+	case UT_PIN_NUMA:
+		*idx = pick(t, p->kind, o);
+		return 0;
+	default:
+		ut_set_err(err, errlen, "unknown pin policy kind %d for the %s", (int)p->kind,
+			   role_plural[r]);
+		return -1;
+	}
+}
+
+/* Role r's n threads under p, into out; 1: the role's fault (err set), -1: out of memory. */
+static int plan_role(const struct ut_topology *t, const struct ut_pin_policy *p, enum ut_role r,
+		     int n, struct ut_plan *out, struct occupancy *o, char *err, size_t errlen)
+{
+	if (n < 0) {
+		ut_set_err(err, errlen, "negative number of %s (%d)", role_plural[r], n);
+		return 1;
+	}
+	out->n[r] = n;
+	out->cpu[r] = calloc(n ? n : 1, sizeof(int));
+	out->node[r] = calloc(n ? n : 1, sizeof(int));
+	if (!out->cpu[r] || !out->node[r])
+		return -1;
+	if (p->kind == UT_PIN_LIST && p->ncpus <= 0) {
+		ut_set_err(err, errlen, "empty CPU list for the %s", role_plural[r]);
+		return 1;
+	}
+	memset(o->role_pkg, 0, t->npkg * sizeof(int));
+	memset(o->role_node, 0, t->nnode * sizeof(int));
+	o->next_node = 0;
+	for (int k = 0; k < n; k++) {
+		int idx;
+
+		if (place_thread(t, p, r, k, o, &idx, err, errlen))
+			return 1;
+		if (idx < 0) {
+			out->cpu[r][k] = -1;
+			out->node[r][k] = -1;
+			continue;
+		}
+		out->cpu[r][k] = t->pu[idx].os;
+		out->node[r][k] = t->node_os[t->pu[idx].node];
+		load_add(&o->all, t, idx);
+		o->role_pkg[t->pu[idx].pkg]++;
+		o->role_node[t->pu[idx].node]++;
+	}
+	return 0;
+}
+
 int ut_plan_build(const struct ut_topology *t, const struct ut_pin_policy pol[UT_ROLE_COUNT],
 		  const int n[UT_ROLE_COUNT], struct ut_plan *out, char *err, size_t errlen)
 {
 	struct occupancy o = { 0 };
 	enum ut_role bad = UT_ROLE_COUNT;
-	int rc = -1;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	out->failed = UT_ROLE_COUNT;
@@ -233,96 +332,24 @@ int ut_plan_build(const struct ut_topology *t, const struct ut_pin_policy pol[UT
 		ut_set_err(err, errlen, "no topology to plan on");
 		return -1;
 	}
-	o.pu = calloc(t->npu, sizeof(int));
-	o.core = calloc(t->ncore, sizeof(int));
 	o.role_pkg = calloc(t->npkg, sizeof(int));
 	o.role_node = calloc(t->nnode, sizeof(int));
-	o.pkg = calloc(t->npkg, sizeof(int));
-	o.node = calloc(t->nnode, sizeof(int));
-	if (!o.pu || !o.core || !o.role_pkg || !o.role_node || !o.pkg || !o.node)
-		goto nomem;
-
-	for (int r = 0; r < UT_ROLE_COUNT; r++) {
-		const struct ut_pin_policy *p = &pol[r];
-
-		if (n[r] < 0) {
-			ut_set_err(err, errlen, "negative number of %s (%d)", role_plural[r], n[r]);
+	rc = load_init(&o.all, t) || !o.role_pkg || !o.role_node ? -1 : 0;
+	for (int r = 0; !rc && r < UT_ROLE_COUNT; r++) {
+		rc = plan_role(t, &pol[r], (enum ut_role)r, n[r], out, &o, err, errlen);
+		if (rc > 0)
 			bad = (enum ut_role)r;
-			goto fail;
-		}
-		out->n[r] = n[r];
-		out->cpu[r] = calloc(n[r] ? n[r] : 1, sizeof(int));
-		out->node[r] = calloc(n[r] ? n[r] : 1, sizeof(int));
-		if (!out->cpu[r] || !out->node[r])
-			goto nomem;
-		if (p->kind == UT_PIN_LIST && p->ncpus <= 0) {
-			ut_set_err(err, errlen, "empty CPU list for the %s", role_plural[r]);
-			bad = (enum ut_role)r;
-			goto fail;
-		}
-		memset(o.role_pkg, 0, t->npkg * sizeof(int));
-		memset(o.role_node, 0, t->nnode * sizeof(int));
-		o.next_node = 0;
-		for (int k = 0; k < n[r]; k++) {
-			int idx;
-
-			switch (p->kind) {
-			case UT_PIN_NONE:
-				idx = -1;
-				break;
-			case UT_PIN_LIST:
-				idx = ut_topo_find(t, p->cpus[k % p->ncpus]);
-				if (idx < 0) {
-					char have[300];
-
-					cpus_of(t, have, sizeof(have));
-					ut_set_err(err, errlen, "CPU %d does not exist (%s)",
-						   p->cpus[k % p->ncpus], have);
-					bad = (enum ut_role)r;
-					goto fail;
-				}
-				break;
-			case UT_PIN_COMPACT:
-			case UT_PIN_SCATTER:
-			case UT_PIN_NUMA:
-				idx = pick(t, p->kind, &o);
-				break;
-			default:
-				ut_set_err(err, errlen, "unknown pin policy kind %d for the %s", (int)p->kind,
-					   role_plural[r]);
-				bad = (enum ut_role)r;
-				goto fail;
-			}
-			if (idx < 0) {
-				out->cpu[r][k] = -1;
-				out->node[r][k] = -1;
-				continue;
-			}
-			out->cpu[r][k] = t->pu[idx].os;
-			out->node[r][k] = t->node_os[t->pu[idx].node];
-			o.pu[idx]++;
-			o.core[t->pu[idx].core]++;
-			o.role_pkg[t->pu[idx].pkg]++;
-			o.role_node[t->pu[idx].node]++;
-			o.pkg[t->pu[idx].pkg]++;
-			o.node[t->pu[idx].node]++;
-		}
 	}
-	rc = 0;
-	goto out;
-nomem:
-	ut_set_err(err, errlen, "out of memory building the placement plan");
-fail:
-	ut_plan_free(out);
-	out->failed = bad;
-out:
-	free(o.pu);
-	free(o.core);
+	if (rc < 0)
+		ut_set_err(err, errlen, "out of memory building the placement plan");
+	if (rc) {
+		ut_plan_free(out);
+		out->failed = bad;
+	}
+	load_release(&o.all);
 	free(o.role_pkg);
 	free(o.role_node);
-	free(o.pkg);
-	free(o.node);
-	return rc;
+	return rc ? -1 : 0;
 }
 
 void ut_plan_free(struct ut_plan *p)
@@ -352,112 +379,128 @@ static int earlier_on_cpu(const struct ut_plan *p, int r, int k, int *er, int *e
 	return 0;
 }
 
-void ut_plan_print(const struct ut_plan *p, const struct ut_topology *t, FILE *out)
+/* What ut_plan_print counts while it lists the threads. */
+struct plan_tally {
+	int pinned, unpinned;
+	int shared, cross_role;		/* threads on a CPU an earlier one has; of another role */
+	int pus_used, cores_used;
+	bool counted;			/* threads has its tables */
+	struct load threads;		/* threads per PU, core, package and node */
+};
+
+/* One thread's line: its CPU, where that is in the topology, whom it shares it with. */
+static void print_thread(const struct ut_plan *p, const struct ut_topology *t, int r, int k,
+			 struct plan_tally *y, FILE *out)
 {
-	int pinned = 0, unpinned = 0, shared = 0, cross_role = 0;
-	int *pu_threads = NULL, *core_threads = NULL, *pkg_threads = NULL, *node_threads = NULL;
-	int pus_used = 0, cores_used = 0;
+	int cpu = p->cpu[r][k];
+	int idx = t ? ut_topo_find(t, cpu) : -1;
+	int er, ek;
 
-	if (t) {
-		pu_threads = calloc(t->npu, sizeof(int));
-		core_threads = calloc(t->ncore, sizeof(int));
-		pkg_threads = calloc(t->npkg, sizeof(int));
-		node_threads = calloc(t->nnode, sizeof(int));
+	if (cpu < 0) {
+		fprintf(out, "  %-7s %3d -> unpinned\n", role_names[r], k);
+		y->unpinned++;
+		return;
 	}
-	for (int r = 0; r < UT_ROLE_COUNT; r++) {
-		for (int k = 0; k < p->n[r]; k++) {
-			int cpu = p->cpu[r][k];
-			int idx = t ? ut_topo_find(t, cpu) : -1;
-			int er, ek;
+	y->pinned++;
+	fprintf(out, "  %-7s %3d -> CPU %-4d", role_names[r], k, cpu);
+	if (idx >= 0) {
+		const struct ut_pu *pu = &t->pu[idx];
 
-			if (cpu < 0) {
-				fprintf(out, "  %-7s %3d -> unpinned\n", role_names[r], k);
-				unpinned++;
-				continue;
-			}
-			pinned++;
-			fprintf(out, "  %-7s %3d -> CPU %-4d", role_names[r], k, cpu);
-			if (idx >= 0) {
-				const struct ut_pu *pu = &t->pu[idx];
-
-				fprintf(out, " (package %d, node %d, core %d, pu %d)", pu->pkg,
-					t->node_os[pu->node], pu->core, pu->smt);
-				if (pu_threads && core_threads && pkg_threads && node_threads) {
-					if (!pu_threads[idx]++)
-						pus_used++;
-					if (!core_threads[pu->core]++)
-						cores_used++;
-					pkg_threads[pu->pkg]++;
-					node_threads[pu->node]++;
-				}
-			} else {
-				fprintf(out, " (not in the topology)");
-			}
-			if (earlier_on_cpu(p, r, k, &er, &ek)) {
-				fprintf(out, "  shares the CPU with %s %d", role_names[er], ek);
-				shared++;
-				if (er != r)
-					cross_role++;
-			}
-			fputc('\n', out);
+		fprintf(out, " (package %d, node %d, core %d, pu %d)", pu->pkg,
+			t->node_os[pu->node], pu->core, pu->smt);
+		if (y->counted) {
+			y->pus_used += !y->threads.pu[idx];
+			y->cores_used += !y->threads.core[pu->core];
+			load_add(&y->threads, t, idx);
 		}
+	} else {
+		fprintf(out, " (not in the topology)");
 	}
-
-	if (t && pu_threads && core_threads && pkg_threads && node_threads && pinned) {
-		fprintf(out, "  per-core occupancy (cores with threads; R reader, U updater, W worker, - idle):\n");
-		for (int c = 0; c < t->ncore; c++) {
-			int first = -1;
-
-			if (!core_threads[c])
-				continue;
-			for (int i = 0; i < t->npu; i++)
-				if (t->pu[i].core == c) {
-					first = i;
-					break;
-				}
-			fprintf(out, "    core %-3d (package %d, node %d):", c, t->pu[first].pkg,
-				t->node_os[t->pu[first].node]);
-			for (int i = first; i < t->npu; i++) {
-				int nth = 0;
-
-				if (t->pu[i].core != c)
-					continue;
-				fprintf(out, "  CPU %d=", t->pu[i].os);
-				for (int r = 0; r < UT_ROLE_COUNT; r++)
-					for (int k = 0; k < p->n[r]; k++)
-						if (p->cpu[r][k] == t->pu[i].os)
-							fprintf(out, "%s%c%d", nth++ ? "+" : "",
-								role_letter[r], k);
-				if (!nth)
-					fputc('-', out);
-			}
-			fputc('\n', out);
-		}
-		fprintf(out, "  threads per package:");
-		for (int i = 0; i < t->npkg; i++)
-			fprintf(out, " %d", pkg_threads[i]);
-		fprintf(out, "; per NUMA node:");
-		for (int i = 0; i < t->nnode; i++)
-			fprintf(out, " %d", node_threads[i]);
-		fputc('\n', out);
+	if (earlier_on_cpu(p, r, k, &er, &ek)) {
+		fprintf(out, "  shares the CPU with %s %d", role_names[er], ek);
+		y->shared++;
+		if (er != r)
+			y->cross_role++;
 	}
-	fprintf(out, "  %d threads pinned, %d unpinned", pinned, unpinned);
-	if (t && pinned)
-		fprintf(out, "; %d of %d PUs and %d of %d cores used", pus_used, t->npu, cores_used,
-			t->ncore);
 	fputc('\n', out);
-	if (shared)
+}
+
+/* One core's line of the occupancy table: each of its CPUs and the threads on it. */
+static void print_core(const struct ut_plan *p, const struct ut_topology *t, int c, FILE *out)
+{
+	int first = -1;
+
+	for (int i = 0; i < t->npu; i++)
+		if (t->pu[i].core == c) {
+			first = i;
+			break;
+		}
+	fprintf(out, "    core %-3d (package %d, node %d):", c, t->pu[first].pkg,
+		t->node_os[t->pu[first].node]);
+	for (int i = first; i < t->npu; i++) {
+		int nth = 0;
+
+		if (t->pu[i].core != c)
+			continue;
+		fprintf(out, "  CPU %d=", t->pu[i].os);
+		for (int r = 0; r < UT_ROLE_COUNT; r++)
+			for (int k = 0; k < p->n[r]; k++)
+				if (p->cpu[r][k] == t->pu[i].os)
+					fprintf(out, "%s%c%d", nth++ ? "+" : "", role_letter[r], k);
+		if (!nth)
+			fputc('-', out);
+	}
+	fputc('\n', out);
+}
+
+/* The occupancy table of the cores with threads, then threads per package and node. */
+static void print_occupancy(const struct ut_plan *p, const struct ut_topology *t,
+			    const struct plan_tally *y, FILE *out)
+{
+	fprintf(out, "  per-core occupancy (cores with threads; R reader, U updater, W worker, - idle):\n");
+	for (int c = 0; c < t->ncore; c++)
+		if (y->threads.core[c])
+			print_core(p, t, c, out);
+	fprintf(out, "  threads per package:");
+	for (int i = 0; i < t->npkg; i++)
+		fprintf(out, " %d", y->threads.pkg[i]);
+	fprintf(out, "; per NUMA node:");
+	for (int i = 0; i < t->nnode; i++)
+		fprintf(out, " %d", y->threads.node[i]);
+	fputc('\n', out);
+}
+
+/* The closing lines: how many threads are pinned, whether any share a CPU. */
+static void print_plan_summary(const struct ut_topology *t, const struct plan_tally *y, FILE *out)
+{
+	fprintf(out, "  %d threads pinned, %d unpinned", y->pinned, y->unpinned);
+	if (t && y->pinned)
+		fprintf(out, "; %d of %d PUs and %d of %d cores used", y->pus_used, t->npu,
+			y->cores_used, t->ncore);
+	fputc('\n', out);
+	if (y->shared)
 		fprintf(out, "  %d thread%s share%s a CPU with an earlier thread%s: not enough free PUs\n",
-			shared, shared == 1 ? "" : "s", shared == 1 ? "s" : "",
-			cross_role ? " (including other roles)" : "");
-	else if (pinned)
+			y->shared, y->shared == 1 ? "" : "s", y->shared == 1 ? "s" : "",
+			y->cross_role ? " (including other roles)" : "");
+	else if (y->pinned)
 		fprintf(out, "  no CPU is shared: later roles avoided the PUs of earlier roles\n");
 	if (t && !ut_topology_is_local(t))
 		fprintf(out, "  dry run only: this topology is not this machine, nothing is bound\n");
-	free(pu_threads);
-	free(core_threads);
-	free(pkg_threads);
-	free(node_threads);
+}
+
+void ut_plan_print(const struct ut_plan *p, const struct ut_topology *t, FILE *out)
+{
+	struct plan_tally y = { 0 };
+
+	if (t)
+		y.counted = !load_init(&y.threads, t);
+	for (int r = 0; r < UT_ROLE_COUNT; r++)
+		for (int k = 0; k < p->n[r]; k++)
+			print_thread(p, t, r, k, &y, out);
+	if (y.counted && y.pinned)
+		print_occupancy(p, t, &y, out);
+	print_plan_summary(t, &y, out);
+	load_release(&y.threads);
 }
 
 void ut_plan_json(const struct ut_plan *p, FILE *out)
