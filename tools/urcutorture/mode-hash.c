@@ -424,118 +424,148 @@ static void *h_reader(struct ut_thread *t)
 
 /* ---- updaters ---- */
 
+/* One update in progress: its table, key and hash, and the new node. */
+struct h_op {
+	struct ut_thread *t;
+	struct htable *tb;
+	struct h_counts *c;
+	const struct ut_flavor_ops *ops;
+	uint64_t key;
+	unsigned long hash;
+	struct hkey hk;		/* what h_match compares against */
+	struct hnode *n;	/* the node to insert; NULL for del */
+	int op;			/* HOP_* */
+};
+
+/* The operation for pick (0..99): mostly insertions while filling, removals while draining. */
+static int h_pick_op(unsigned int pick, bool fill)
+{
+	if (fill)
+		return pick < 35 ? HOP_ADD_UNIQUE : pick < 60 ? HOP_ADD_REPLACE :
+		       pick < 80 ? HOP_REPLACE : HOP_DEL;
+	return pick < 10 ? HOP_ADD_UNIQUE : pick < 20 ? HOP_ADD_REPLACE :
+	       pick < 30 ? HOP_REPLACE : HOP_DEL;
+}
+
+/* Check a node the table handed back for o's key: false if it is poisoned. */
+static bool h_check_returned(const struct h_op *o, struct hnode *old)
+{
+	uint64_t old_key;
+
+	if (!h_read(old, &old_key)) {
+		ut_count(&o->t->mode_errors[HE_POISON], 1);
+		return false;
+	}
+	if (old_key != o->key)
+		ut_count(&o->t->mode_errors[HE_BAD], 1);
+	return true;
+}
+
+/* add_unique: insert o->n unless the key is in; counted +1 if it went in. */
+static void h_add_unique(struct h_op *o)
+{
+	struct cds_lfht_node *ret;
+
+	ut_thread_set_state(o->t, "cds_lfht_add_unique");
+	o->ops->read_lock();
+	ret = cds_lfht_add_unique(o->tb->ht, o->hash, h_match, &o->hk, &o->n->lfht);
+	if (ret != &o->n->lfht)
+		h_check_returned(o, caa_container_of(ret, struct hnode, lfht));
+	o->ops->read_unlock();
+	if (ret == &o->n->lfht) {
+		__atomic_add_fetch(&o->tb->present[o->key - H_STABLE], 1, __ATOMIC_RELAXED);
+		ut_count(&o->c->op_ok[o->op], 1);
+	} else {
+		free(o->n);	/* never published */
+	}
+}
+
+/* add_replace: insert o->n, retiring the node it replaced (none: counted +1). */
+static void h_add_replace(struct h_op *o)
+{
+	struct cds_lfht_node *ret;
+	struct hnode *old = NULL;
+
+	ut_thread_set_state(o->t, "cds_lfht_add_replace");
+	o->ops->read_lock();
+	ret = cds_lfht_add_replace(o->tb->ht, o->hash, h_match, &o->hk, &o->n->lfht);
+	if (ret) {
+		old = caa_container_of(ret, struct hnode, lfht);
+		/* Reclaimed while in the table: never retire it twice. */
+		if (!h_check_returned(o, old))
+			old = NULL;
+	}
+	o->ops->read_unlock();
+	if (!ret) {
+		__atomic_add_fetch(&o->tb->present[o->key - H_STABLE], 1, __ATOMIC_RELAXED);
+	} else {
+		ut_count(&o->c->op_ok[o->op], 1);	/* counts replacements */
+		if (old)
+			h_retire(o->t, old);
+	}
+}
+
+/*
+ * replace (o->n set) or del (o->n NULL): look the key up and, in the same
+ * critical section, put o->n in place of the node found or delete it; the
+ * node taken out is retired, and a deletion counts -1.
+ */
+static void h_replace_or_del(struct h_op *o)
+{
+	struct cds_lfht_iter iter;
+	struct cds_lfht_node *node;
+	int rc = 0;
+
+	ut_thread_set_state(o->t, o->n ? "cds_lfht_replace" : "cds_lfht_del");
+	o->ops->read_lock();
+	cds_lfht_lookup(o->tb->ht, o->hash, h_match, &o->hk, &iter);
+	node = cds_lfht_iter_get_node(&iter);
+	if (node && o->n)
+		rc = cds_lfht_replace(o->tb->ht, &iter, o->hash, h_match, &o->hk, &o->n->lfht);
+	else if (node)
+		rc = cds_lfht_del(o->tb->ht, node);
+	o->ops->read_unlock();
+	if (node && rc == 0) {
+		if (!o->n)
+			__atomic_sub_fetch(&o->tb->present[o->key - H_STABLE], 1, __ATOMIC_RELAXED);
+		ut_count(&o->c->op_ok[o->op], 1);
+		h_retire(o->t, caa_container_of(node, struct hnode, lfht));
+	} else {
+		if (node && rc != -ENOENT)
+			ut_count(&o->t->mode_errors[HE_BAD], 1);
+		free(o->n);	/* never published (del: NULL) */
+	}
+}
+
+/* One random update of a churn key of tb (table: its index). */
 static void h_update(struct ut_thread *t, struct htable *tb, int table, bool fill,
 		     struct h_counts *c)
 {
-	struct ut_run *run = t->run;
-	const struct ut_flavor_ops *ops = run->ops;
-	uint64_t r = ut_rng_next(&t->rng), key;
-	unsigned int pick = (unsigned int)((r >> 32) % 100);
-	struct hkey hk = { .poison = &t->mode_errors[HE_POISON] };
-	struct cds_lfht_iter iter;
-	struct cds_lfht_node *ret, *node;
-	struct hnode *n = NULL, *old;
-	unsigned long hash;
-	uint64_t old_key;
-	int op, rc = 0;
+	uint64_t r = ut_rng_next(&t->rng);
+	struct h_op o = {
+		.t = t, .tb = tb, .c = c, .ops = t->run->ops,
+		.key = H_STABLE + (r & 0xffffffffu) % (tb->nkeys - H_STABLE),
+		.op = h_pick_op((unsigned int)((r >> 32) % 100), fill),
+	};
 
-	key = H_STABLE + (r & 0xffffffffu) % (tb->nkeys - H_STABLE);
-	hk.key = key;
-	hash = h_hash(tb, key);
-	if (fill)
-		op = pick < 35 ? HOP_ADD_UNIQUE : pick < 60 ? HOP_ADD_REPLACE :
-		     pick < 80 ? HOP_REPLACE : HOP_DEL;
-	else
-		op = pick < 10 ? HOP_ADD_UNIQUE : pick < 20 ? HOP_ADD_REPLACE :
-		     pick < 30 ? HOP_REPLACE : HOP_DEL;
-	if (op != HOP_DEL) {
-		n = h_new(run, table, key);
-		if (!n) {
+	o.hk = (struct hkey){ .key = o.key, .poison = &t->mode_errors[HE_POISON] };
+	o.hash = h_hash(tb, o.key);
+	if (o.op != HOP_DEL) {
+		o.n = h_new(t->run, table, o.key);
+		if (!o.n) {
 			ut_thread_set_state(t, "out of memory");
 			ut_rcu_pause(t, 1000000);
 			return;
 		}
 	}
-	ut_count(&c->op[op], 1);
-	switch (op) {
-	case HOP_ADD_UNIQUE:
-		ut_thread_set_state(t, "cds_lfht_add_unique");
-		ops->read_lock();
-		ret = cds_lfht_add_unique(tb->ht, hash, h_match, &hk, &n->lfht);
-		if (ret != &n->lfht) {
-			old = caa_container_of(ret, struct hnode, lfht);
-			if (!h_read(old, &old_key))
-				ut_count(&t->mode_errors[HE_POISON], 1);
-			else if (old_key != key)
-				ut_count(&t->mode_errors[HE_BAD], 1);
-		}
-		ops->read_unlock();
-		if (ret == &n->lfht) {
-			__atomic_add_fetch(&tb->present[key - H_STABLE], 1, __ATOMIC_RELAXED);
-			ut_count(&c->op_ok[op], 1);
-		} else {
-			free(n);	/* never published */
-		}
-		break;
-	case HOP_ADD_REPLACE:
-		ut_thread_set_state(t, "cds_lfht_add_replace");
-		old = NULL;
-		ops->read_lock();
-		ret = cds_lfht_add_replace(tb->ht, hash, h_match, &hk, &n->lfht);
-		if (ret) {
-			old = caa_container_of(ret, struct hnode, lfht);
-			if (!h_read(old, &old_key)) {
-				/* Reclaimed while in the table: never retire it twice. */
-				ut_count(&t->mode_errors[HE_POISON], 1);
-				old = NULL;
-			} else if (old_key != key) {
-				ut_count(&t->mode_errors[HE_BAD], 1);
-			}
-		}
-		ops->read_unlock();
-		if (!ret) {
-			__atomic_add_fetch(&tb->present[key - H_STABLE], 1, __ATOMIC_RELAXED);
-		} else {
-			ut_count(&c->op_ok[op], 1);	/* counts replacements */
-			if (old)
-				h_retire(t, old);
-		}
-		break;
-	case HOP_REPLACE:
-		ut_thread_set_state(t, "cds_lfht_replace");
-		ops->read_lock();
-		cds_lfht_lookup(tb->ht, hash, h_match, &hk, &iter);
-		node = cds_lfht_iter_get_node(&iter);
-		if (node)
-			rc = cds_lfht_replace(tb->ht, &iter, hash, h_match, &hk, &n->lfht);
-		ops->read_unlock();
-		if (node && rc == 0) {
-			ut_count(&c->op_ok[op], 1);
-			h_retire(t, caa_container_of(node, struct hnode, lfht));
-		} else {
-			if (node && rc != -ENOENT)
-				ut_count(&t->mode_errors[HE_BAD], 1);
-			free(n);	/* never published */
-		}
-		break;
-	default:
-		ut_thread_set_state(t, "cds_lfht_del");
-		ops->read_lock();
-		cds_lfht_lookup(tb->ht, hash, h_match, &hk, &iter);
-		node = cds_lfht_iter_get_node(&iter);
-		if (node)
-			rc = cds_lfht_del(tb->ht, node);
-		ops->read_unlock();
-		if (node && rc == 0) {
-			__atomic_sub_fetch(&tb->present[key - H_STABLE], 1, __ATOMIC_RELAXED);
-			ut_count(&c->op_ok[op], 1);
-			h_retire(t, caa_container_of(node, struct hnode, lfht));
-		} else if (node && rc != -ENOENT) {
-			ut_count(&t->mode_errors[HE_BAD], 1);
-		}
-		break;
-	}
-	ops->quiescent_state();
+	ut_count(&c->op[o.op], 1);
+	if (o.op == HOP_ADD_UNIQUE)
+		h_add_unique(&o);
+	else if (o.op == HOP_ADD_REPLACE)
+		h_add_replace(&o);
+	else
+		h_replace_or_del(&o);
+	o.ops->quiescent_state();
 	ut_count(&t->updates, 1);
 }
 

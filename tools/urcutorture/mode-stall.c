@@ -239,20 +239,48 @@ static bool names_stuck(const struct ut_lib_report *rep, int tid, const char *wa
 	return false;
 }
 
-/* The episode's reports, in [base, ...): the checks at the top of the file. */
-static void judge(struct ut_thread *t, int ep, int base, uint64_t t0, uint64_t t1)
+/* One episode being judged: when its call ran and what its reports said. */
+struct stall_episode {
+	int ep;
+	uint64_t t0, t1;	/* synchronize_rcu began, returned */
+	uint64_t T;		/* the library's stall timeout */
+	const char *want;	/* how a report must describe the stuck reader */
+	int tid;		/* the stuck reader's */
+	int reports, named, ended, early;
+	unsigned long gp;	/* the grace period the reports are about */
+	uint64_t first, prev;	/* when the first and the latest report came */
+};
+
+/* Take one captured report into the episode, if it is this flavor's. */
+static void take_report(struct stall_counts *c, const struct ut_flavor_ops *ops,
+			struct stall_episode *e, const struct ut_lib_report *rep)
 {
-	struct ut_run *run = t->run;
-	const struct ut_flavor_ops *ops = run->ops;
-	struct stall_shared *sh = run->mode_data;
+	if (rep->flavor[0] && ops->lib_flavor && strcmp(rep->flavor, ops->lib_flavor))
+		return;
+	if (rep->ended) {
+		e->ended += e->reports && rep->gp == e->gp;
+		return;
+	}
+	e->reports++;
+	e->gp = rep->gp;
+	if (!e->first)
+		e->first = rep->at_ns;
+	if (e->prev && (!c->gap_min_ns || rep->at_ns - e->prev < c->gap_min_ns))
+		c->gap_min_ns = rep->at_ns - e->prev;
+	e->prev = rep->at_ns;
+	if (rep->at_ns + STALL_CLOCK_SLACK_NS < e->t0 + e->T)
+		e->early++;
+	if (names_stuck(rep, e->tid, e->want))
+		e->named++;
+}
+
+/* Read the reports from index base until none came, the end line came, or time is up. */
+static void collect_reports(struct ut_thread *t, struct stall_episode *e, int base)
+{
 	struct stall_counts *c = t->mode_data;
-	uint64_t T = lib_timeout_ns(run->cfg), first = 0, prev = 0, deadline = t1 + STALL_END_WAIT_NS;
-	const char *want = ops->is_qsbr ? "online with no quiescent state"
-					: "inside a read-side critical section at nesting depth 2";
-	int tid = __atomic_load_n(&sh->stuck_tid, __ATOMIC_RELAXED);
-	int reports = 0, named = 0, ended = 0, early = 0, i = base;
-	unsigned long gp = 0;
+	uint64_t deadline = e->t1 + STALL_END_WAIT_NS;
 	struct ut_lib_report rep;
+	int i = base;
 
 	for (;;) {
 		int n = ut_lib_captured();
@@ -262,59 +290,59 @@ static void judge(struct ut_thread *t, int ep, int base, uint64_t t0, uint64_t t
 				ut_count(&c->lost, 1);
 				continue;
 			}
-			if (rep.flavor[0] && ops->lib_flavor && strcmp(rep.flavor, ops->lib_flavor))
-				continue;
-			if (rep.ended) {
-				ended += reports && rep.gp == gp;
-				continue;
-			}
-			reports++;
-			gp = rep.gp;
-			if (!first)
-				first = rep.at_ns;
-			if (prev && (!c->gap_min_ns || rep.at_ns - prev < c->gap_min_ns))
-				c->gap_min_ns = rep.at_ns - prev;
-			prev = rep.at_ns;
-			if (rep.at_ns + STALL_CLOCK_SLACK_NS < t0 + T)
-				early++;
-			if (names_stuck(&rep, tid, want))
-				named++;
+			take_report(c, t->run->ops, e, &rep);
 		}
-		if (!reports || ended || ut_now_ns() >= deadline)
+		if (!e->reports || e->ended || ut_now_ns() >= deadline)
 			break;
 		ut_rcu_pause(t, 1000000ull);
 	}
+}
+
+/* Add the episode to the updater's counts and extremes. */
+static void count_episode(struct stall_counts *c, const struct stall_episode *e)
+{
 	ut_count(&c->episodes, 1);
-	ut_count(&c->reports, (uint64_t)reports);
-	ut_count(&c->named, (uint64_t)named);
-	ut_count(&c->ended, (uint64_t)ended);
-	if (t1 - t0 > c->wait_max_ns)
-		c->wait_max_ns = t1 - t0;
-	if (reports) {
+	ut_count(&c->reports, (uint64_t)e->reports);
+	ut_count(&c->named, (uint64_t)e->named);
+	ut_count(&c->ended, (uint64_t)e->ended);
+	if (e->t1 - e->t0 > c->wait_max_ns)
+		c->wait_max_ns = e->t1 - e->t0;
+	if (e->reports) {
 		ut_count(&c->stalled, 1);
-		if (!c->first_min_ns || first - t0 < c->first_min_ns)
-			c->first_min_ns = first - t0;
-		if (first - t0 > c->first_max_ns)
-			c->first_max_ns = first - t0;
+		if (!c->first_min_ns || e->first - e->t0 < c->first_min_ns)
+			c->first_min_ns = e->first - e->t0;
+		if (e->first - e->t0 > c->first_max_ns)
+			c->first_max_ns = e->first - e->t0;
 	}
-	if (early)
+}
+
+/* The checks of the episode: each failed one fails the run with its message. */
+static void check_episode(struct ut_thread *t, const struct stall_episode *e)
+{
+	struct stall_shared *sh = t->run->mode_data;
+	struct stall_counts *c = t->mode_data;
+	uint64_t T = e->T, wait = e->t1 - e->t0;
+	int ep = e->ep;
+
+	if (e->early)
 		fail(t, E_EARLY, "episode %d: a stall report %.3f s after synchronize_rcu began, "
-		     "before the library's stall timeout (%.3f s)", ep, (first - t0) / 1e9, T / 1e9);
-	if (!reports && T && t1 - t0 >= T + STALL_MISSED_SLACK_NS)
+		     "before the library's stall timeout (%.3f s)", ep, (e->first - e->t0) / 1e9,
+		     T / 1e9);
+	if (!e->reports && T && wait >= T + STALL_MISSED_SLACK_NS)
 		fail(t, E_MISSED, "episode %d: synchronize_rcu waited %.3f s on the stuck reader, the "
-		     "library (stall timeout %.3f s) reported nothing", ep, (t1 - t0) / 1e9, T / 1e9);
-	if (!reports && !T && t1 - t0 >= STALL_MISSED_SLACK_NS)
+		     "library (stall timeout %.3f s) reported nothing", ep, wait / 1e9, T / 1e9);
+	if (!e->reports && !T && wait >= STALL_MISSED_SLACK_NS)
 		fail(t, E_MISSED, "episode %d: synchronize_rcu waited %.3f s on the stuck reader, the "
 		     "library reported nothing (its stall timeout is 0: reports off)", ep,
-		     (t1 - t0) / 1e9);
-	if (named < reports)
+		     wait / 1e9);
+	if (e->named < e->reports)
 		fail(t, E_UNNAMED, "episode %d: %d of %d stall reports do not name tid %d \"%s\" as %s",
-		     ep, reports - named, reports, tid, STALL_THREAD_NAME, want);
-	if (reports && !ended)
+		     ep, e->reports - e->named, e->reports, e->tid, STALL_THREAD_NAME, e->want);
+	if (e->reports && !e->ended)
 		fail(t, E_NO_END, "episode %d: %d stall reports about grace period %lu, no \"stall "
-		     "ended\" line for it within %.1f s after synchronize_rcu returned", ep, reports,
-		     gp, STALL_END_WAIT_NS / 1e9);
-	if (reports && __atomic_load_n(&sh->mid_done, __ATOMIC_RELAXED) == ep) {
+		     "ended\" line for it within %.1f s after synchronize_rcu returned", ep,
+		     e->reports, e->gp, STALL_END_WAIT_NS / 1e9);
+	if (e->reports && __atomic_load_n(&sh->mid_done, __ATOMIC_RELAXED) == ep) {
 		const struct ut_gp_stats *m = &sh->mid;
 
 		ut_count(&c->mid_checked, 1);
@@ -324,6 +352,23 @@ static void judge(struct ut_thread *t, int ep, int base, uint64_t t0, uint64_t t
 			     "waiters %llu", ep, m->current_age_ns / 1e9, T / 1e9,
 			     (unsigned long long)m->holdouts, (unsigned long long)m->waiters);
 	}
+}
+
+/* The episode's reports, in [base, ...): the checks at the top of the file. */
+static void judge(struct ut_thread *t, int ep, int base, uint64_t t0, uint64_t t1)
+{
+	struct ut_run *run = t->run;
+	struct stall_shared *sh = run->mode_data;
+	struct stall_episode e = {
+		.ep = ep, .t0 = t0, .t1 = t1, .T = lib_timeout_ns(run->cfg),
+		.want = run->ops->is_qsbr ? "online with no quiescent state"
+					  : "inside a read-side critical section at nesting depth 2",
+		.tid = __atomic_load_n(&sh->stuck_tid, __ATOMIC_RELAXED),
+	};
+
+	collect_reports(t, &e, base);
+	count_episode(t->mode_data, &e);
+	check_episode(t, &e);
 }
 
 /* Wait until *flag == ep; qsbr: offline meanwhile. */

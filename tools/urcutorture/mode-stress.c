@@ -886,19 +886,24 @@ struct poll_slot {
 	unsigned long cookie;
 };
 
+/* An updater's polled retirements: objects with their cookies, oldest at head. */
+struct poll_ring {
+	struct poll_slot slot[POLL_RING];
+	unsigned int head, tail;
+};
+
 /*
  * Free the objects whose cookie completed, oldest first.  after_sync: a
  * synchronize_rcu returned since every cookie of the ring was taken, so all
  * must be complete (else poll_late).
  */
-static void poll_complete_all(struct ut_thread *t, struct poll_slot *ring, unsigned int *head,
-			      unsigned int *tail, bool after_sync)
+static void poll_complete_all(struct ut_thread *t, struct poll_ring *pr, bool after_sync)
 {
 	const struct ut_flavor_ops *ops = t->run->ops;
 	struct stress_counts *c = t->mode_data;
 
-	while (*head != *tail) {
-		struct poll_slot *s = &ring[*head % POLL_RING];
+	while (pr->head != pr->tail) {
+		struct poll_slot *s = &pr->slot[pr->head % POLL_RING];
 
 		if (!ops->poll_state(s->cookie)) {
 			if (!after_sync)
@@ -908,7 +913,7 @@ static void poll_complete_all(struct ut_thread *t, struct poll_slot *ring, unsig
 		if (after_sync)
 			ut_count(&c->poll_checks, 1);
 		obj_free(t->run, s->o, P_POLL);
-		(*head)++;
+		pr->head++;
 	}
 }
 
@@ -926,14 +931,95 @@ static void timed_sync(struct ut_thread *t)
 	gp_done(stress_of(t->run));
 }
 
+/* P_SYNC: retire old, free it after a timed grace period; a cookie taken before must be done. */
+static void retire_sync(struct ut_thread *t, struct obj *old, struct poll_ring *pr)
+{
+	const struct ut_flavor_ops *ops = t->run->ops;
+	struct stress_counts *c = t->mode_data;
+	unsigned long cookie = 0;
+
+	obj_retire(stress_of(t->run), old, P_SYNC);
+	if (ops->start_poll)
+		cookie = ops->start_poll();
+	timed_sync(t);
+	obj_free(t->run, old, P_SYNC);
+	if (ops->start_poll) {
+		if (!ops->poll_state(cookie))
+			ut_count(&t->errors[UT_ERR_POLL_LATE], 1);
+		ut_count(&c->poll_checks, 1);
+		poll_complete_all(t, pr, true);
+	}
+}
+
+/* P_POLL: retire old into the ring with a new cookie (ring full: a grace period first). */
+static void retire_poll(struct ut_thread *t, struct obj *old, struct poll_ring *pr)
+{
+	ut_thread_set_state(t, "polled GP");
+	if (pr->tail - pr->head >= POLL_RING) {
+		timed_sync(t);
+		poll_complete_all(t, pr, true);
+	}
+	obj_retire(stress_of(t->run), old, P_POLL);
+	pr->slot[pr->tail % POLL_RING].o = old;
+	pr->slot[pr->tail % POLL_RING].cookie = t->run->ops->start_poll();
+	pr->tail++;
+}
+
+/* Retire old, just unpublished, by method m. */
+static void retire_by(struct ut_thread *t, int m, struct obj *old, struct poll_ring *pr)
+{
+	struct ut_run *run = t->run;
+
+	switch (m) {
+	case P_SYNC:
+		retire_sync(t, old, pr);
+		break;
+	case P_CALL_RCU:
+		ut_thread_set_state(t, "call_rcu");
+		obj_retire(stress_of(run), old, P_CALL_RCU);
+		ut_cb_post(run, t, &old->cb, free_cb);
+		ut_outstanding_note(run);
+		break;
+	case P_DEFER:
+		ut_thread_set_state(t, "defer_rcu");
+		obj_retire(stress_of(run), old, P_DEFER);
+		run->ops->defer_rcu(defer_fn, old);
+		break;
+	case P_POLL:
+		retire_poll(t, old, pr);
+		break;
+	}
+}
+
+/* Publish a new object, retire the old by a random method; false: out of memory. */
+static bool update_once(struct ut_thread *t, const int *methods, int nmethods,
+			struct poll_ring *pr)
+{
+	struct ut_run *run = t->run;
+	struct obj *n = obj_get(run);
+	int m = methods[ut_rng_below(&t->rng, (uint64_t)nmethods)];
+
+	/* Keep memory bounded: past the bound, wait for a grace period. */
+	if (m == P_CALL_RCU && ut_outstanding(run) >= run->cfg->max_outstanding)
+		m = P_SYNC;
+	if (!n) {
+		ut_thread_set_state(t, "out of memory");
+		ut_rcu_pause(t, 1000000);
+		return false;
+	}
+	retire_by(t, m, publish(stress_of(run), 0, n), pr);
+	if (run->ops->start_poll)
+		poll_complete_all(t, pr, false);
+	run->ops->quiescent_state();
+	return true;
+}
+
 static void *stress_updater(struct ut_thread *t)
 {
 	struct ut_run *run = t->run;
 	const struct ut_flavor_ops *ops = run->ops;
 	struct stress *st = stress_of(run);
-	struct stress_counts *c = t->mode_data;
-	struct poll_slot ring[POLL_RING];
-	unsigned int head = 0, tail = 0;
+	struct poll_ring pr = { .head = 0, .tail = 0 };
 	int methods[P_COUNT], nmethods = 0;
 	uint64_t iter = 0;
 	const uint64_t update_delay = ut_opt(run->cfg, &stress_opts[STRESS_OPT_UPDATE_DELAY]);
@@ -949,62 +1035,8 @@ static void *stress_updater(struct ut_thread *t)
 		methods[nmethods++] = P_POLL;
 
 	while (!ut_should_stop(run)) {
-		struct obj *n = obj_get(run), *old;
-		int m = methods[ut_rng_below(&t->rng, (uint64_t)nmethods)];
-
-		/* Keep memory bounded: past the bound, wait for a grace period. */
-		if (m == P_CALL_RCU && ut_outstanding(run) >= run->cfg->max_outstanding)
-			m = P_SYNC;
-		if (!n) {
-			ut_thread_set_state(t, "out of memory");
-			ut_rcu_pause(t, 1000000);
+		if (!update_once(t, methods, nmethods, &pr))
 			continue;
-		}
-		old = publish(st, 0, n);
-
-		switch (m) {
-		case P_SYNC: {
-			unsigned long cookie = 0;
-
-			obj_retire(st, old, P_SYNC);
-			if (ops->start_poll)
-				cookie = ops->start_poll();
-			timed_sync(t);
-			obj_free(run, old, P_SYNC);
-			if (ops->start_poll) {
-				if (!ops->poll_state(cookie))
-					ut_count(&t->errors[UT_ERR_POLL_LATE], 1);
-				ut_count(&c->poll_checks, 1);
-				poll_complete_all(t, ring, &head, &tail, true);
-			}
-			break;
-		}
-		case P_CALL_RCU:
-			ut_thread_set_state(t, "call_rcu");
-			obj_retire(st, old, P_CALL_RCU);
-			ut_cb_post(run, t, &old->cb, free_cb);
-			ut_outstanding_note(run);
-			break;
-		case P_DEFER:
-			ut_thread_set_state(t, "defer_rcu");
-			obj_retire(st, old, P_DEFER);
-			ops->defer_rcu(defer_fn, old);
-			break;
-		case P_POLL:
-			ut_thread_set_state(t, "polled GP");
-			if (tail - head >= POLL_RING) {
-				timed_sync(t);
-				poll_complete_all(t, ring, &head, &tail, true);
-			}
-			obj_retire(st, old, P_POLL);
-			ring[tail % POLL_RING].o = old;
-			ring[tail % POLL_RING].cookie = ops->start_poll();
-			tail++;
-			break;
-		}
-		if (ops->start_poll)
-			poll_complete_all(t, ring, &head, &tail, false);
-		ops->quiescent_state();
 		/* The updater reads too (slot 1 is not its own): its registry
 		 * position is checked like any reader's. */
 		if ((++iter & 3) == 0 && st->nslots > 1) {
@@ -1018,10 +1050,10 @@ static void *stress_updater(struct ut_thread *t)
 		if (update_delay)
 			ut_rcu_pause(t, update_delay);
 	}
-	if (head != tail) {
+	if (pr.head != pr.tail) {
 		timed_sync(t);
 		ut_thread_set_state(t, "synchronize_rcu (final)");
-		poll_complete_all(t, ring, &head, &tail, true);
+		poll_complete_all(t, &pr, true);
 	}
 	ut_thread_set_state(t, "defer_unregister_thread");
 	ops->defer_unregister_thread();
