@@ -243,18 +243,15 @@ static void barrier_finish(struct ut_run *run)
 static void cb_stat(struct ut_run *run, char *buf, size_t len)
 {
 	char cbs[96];
-	uint64_t reads = 0, barriers = 0;
+	struct ut_counts n;
 
-	for (int i = 0; i < run->nthreads; i++) {
-		reads += ut_read(&run->threads[i].reads);
-		barriers += ut_read(&run->threads[i].barriers);
-	}
+	ut_run_counts(run, &n);
 	ut_cbs_stat(run, cbs, sizeof(cbs));
 	snprintf(buf, len, "reads %llu %s backlog %llu max %llu barriers %llu",
-		 (unsigned long long)reads, cbs,
+		 (unsigned long long)n.reads, cbs,
 		 (unsigned long long)ut_outstanding(run),
 		 (unsigned long long)__atomic_load_n(&run->outstanding_max, __ATOMIC_RELAXED),
-		 (unsigned long long)barriers);
+		 (unsigned long long)n.barriers);
 }
 
 /* flood: how long the backlog took to drain once the enqueuers stopped. */
@@ -271,43 +268,42 @@ static void flood_json(struct uj *j, const struct ut_config *cfg, const struct u
 		uj_dbl(j, "drain_s", r->drain_s);
 }
 
+/* What the three call_rcu modes share: a reader and the posting threads,
+ * counted, shown and compared alike. */
+#define CB_MODE_COMMON			\
+	.nroles = 2,			\
+	.count = cb_count,		\
+	.stat_line = cb_stat,		\
+	.updates_include_gps = true
+
 const struct ut_mode_ops ut_mode_callback = {
 	.name = "callback",
 	.help = "callback: enqueuers post call_rcu at --rate",
 	.roles = cb_roles,
-	.nroles = 2,
 	.opts = cb_opts,
-	.count = cb_count,
 	.configure = cb_configure,
 	.finish = cb_finish,
-	.stat_line = cb_stat,
-	.updates_include_gps = true,
+	CB_MODE_COMMON,
 };
 
 const struct ut_mode_ops ut_mode_flood = {
 	.name = "flood",
 	.help = "flood: call_rcu flood with self-re-posting callbacks",
 	.roles = flood_roles,
-	.nroles = 2,
 	.opts = flood_opts,
-	.count = cb_count,
 	.configure = flood_configure,
 	.finish = cb_finish,
-	.stat_line = cb_stat,
-	.updates_include_gps = true,
 	.report = flood_report,
 	.json = flood_json,
+	CB_MODE_COMMON,
 };
 
 const struct ut_mode_ops ut_mode_barrier = {
 	.name = "barrier",
 	.help = "barrier: threads post callbacks, then rcu_barrier",
 	.roles = barrier_roles,
-	.nroles = 2,
 	.opts = barrier_opts,
-	.count = cb_count,
 	.configure = barrier_configure,
 	.finish = barrier_finish,
-	.stat_line = cb_stat,
-	.updates_include_gps = true,
+	CB_MODE_COMMON,
 };

@@ -126,15 +126,12 @@ static void gp_finish(struct ut_run *run)
 static void gp_stat(struct ut_run *run, char *buf, size_t len)
 {
 	char cbs[96];
-	uint64_t reads = 0, gps = 0;
+	struct ut_counts n;
 
-	for (int i = 0; i < run->nthreads; i++) {
-		reads += ut_read(&run->threads[i].reads);
-		gps += ut_read(&run->threads[i].gps);
-	}
+	ut_run_counts(run, &n);
 	ut_cbs_stat(run, cbs, sizeof(cbs));
-	snprintf(buf, len, "reads %llu gps %llu %s", (unsigned long long)reads,
-		 (unsigned long long)gps, cbs);
+	snprintf(buf, len, "reads %llu gps %llu %s", (unsigned long long)n.reads,
+		 (unsigned long long)n.gps, cbs);
 }
 
 const struct ut_mode_ops ut_mode_gp_latency = {

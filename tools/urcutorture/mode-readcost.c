@@ -182,11 +182,10 @@ static void rc_finish(struct ut_run *run)
 
 static void rc_stat(struct ut_run *run, char *buf, size_t len)
 {
-	uint64_t reads = 0;
+	struct ut_counts n;
 
-	for (int i = 0; i < run->nthreads; i++)
-		reads += ut_read(&run->threads[i].reads);
-	snprintf(buf, len, "reads %llu", (unsigned long long)reads);
+	ut_run_counts(run, &n);
+	snprintf(buf, len, "reads %llu", (unsigned long long)n.reads);
 }
 
 static double rc_ns_per_read(const struct ut_result *r)

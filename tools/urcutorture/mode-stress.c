@@ -673,13 +673,25 @@ static void *stress_reader(struct ut_thread *t)
  * for qsbr while it runs callbacks).  Each thread gets a context of its own,
  * listed in the run's state and folded into the result at the end.
  */
-struct xrd {
+/* A reader that is not one of the run's threads: its reader state, random
+ * stream, counters and errors, folded into the result at the end. */
+struct rd_own {
 	struct rd r;
 	struct ut_rng rng;
 	struct stress_counts c;
 	uint64_t errors[UT_ERR_COUNT];
 	uint64_t mode_errors[UT_MODE_MAX_ERRORS];
 	uint64_t reads;
+};
+
+static void rd_own_init(struct rd_own *o, struct ut_run *run, uint64_t stream)
+{
+	ut_rng_seed(&o->rng, run->cfg->seed, stream);
+	rd_init(&o->r, run, NULL, &o->rng, &o->c, o->errors, o->mode_errors, &o->reads);
+}
+
+struct xrd {
+	struct rd_own o;
 	uint64_t next_ns;	/* lib_thread_read: the next section's earliest start */
 	struct xrd *next;
 };
@@ -697,8 +709,7 @@ static struct xrd *xrd_new(struct ut_run *run)
 	st->xrds = x;
 	serial = st->nxrds++;
 	pthread_mutex_unlock(&st->lock);
-	ut_rng_seed(&x->rng, run->cfg->seed, 0x6362000000ull + serial);
-	rd_init(&x->r, run, NULL, &x->rng, &x->c, x->errors, x->mode_errors, &x->reads);
+	rd_own_init(&x->o, run, 0x6362000000ull + serial);
 	return x;
 }
 
@@ -726,14 +737,14 @@ static void lib_thread_read(struct ut_run *run)
 	now = ut_now_ns();
 	if (now < x->next_ns)
 		return;
-	x->next_ns = now + 20000000 + ut_rng_below(&x->rng, 40000000);
+	x->next_ns = now + 20000000 + ut_rng_below(&x->o.rng, 40000000);
 	ops->read_lock();
-	rd_hold(&x->r);
-	rd_hold_across(&x->r, 4000000, 4000000);
-	rd_release(&x->r);
+	rd_hold(&x->o.r);
+	rd_hold_across(&x->o.r, 4000000, 4000000);
+	rd_release(&x->o.r);
 	ops->read_unlock();
-	ut_count(&x->c.depth[1], 1);
-	ut_count(&x->reads, 1);
+	ut_count(&x->o.c.depth[1], 1);
+	ut_count(&x->o.reads, 1);
 }
 
 static void stress_between(struct ut_run *run, uint64_t elapsed_ns)
@@ -745,21 +756,21 @@ static void stress_between(struct ut_run *run, uint64_t elapsed_ns)
 	(void)elapsed_ns;
 	if (!x)
 		return;
-	until = ut_now_ns() + 10000000 + ut_rng_below(&x->rng, 20000000);
+	until = ut_now_ns() + 10000000 + ut_rng_below(&x->o.rng, 20000000);
 	/* run.c keeps a qsbr controller offline between its calls. */
 	if (ops->is_qsbr)
 		ops->thread_online();
 	while (ut_now_ns() < until && !ut_should_stop(run)) {
-		rd_step(&x->r);
-		if (!ut_rng_below(&x->rng, 64)) {
+		rd_step(&x->o.r);
+		if (!ut_rng_below(&x->o.rng, 64)) {
 			ops->read_lock();
-			rd_hold(&x->r);
-			rd_hold_across(&x->r, 4000000, 4000000);
-			rd_section_end(&x->r);
+			rd_hold(&x->o.r);
+			rd_hold_across(&x->o.r, 4000000, 4000000);
+			rd_section_end(&x->o.r);
 			ops->read_unlock();
 		}
 	}
-	rd_quiesce(&x->r);
+	rd_quiesce(&x->o.r);
 	if (ops->is_qsbr)
 		ops->thread_offline();
 }
@@ -767,12 +778,7 @@ static void stress_between(struct ut_run *run, uint64_t elapsed_ns)
 /* ---- churn: short-lived readers ---- */
 
 struct child {
-	struct rd r;
-	struct ut_rng rng;
-	struct stress_counts c;
-	uint64_t errors[UT_ERR_COUNT];
-	uint64_t mode_errors[UT_MODE_MAX_ERRORS];
-	uint64_t reads;
+	struct rd_own o;
 	uint64_t until_ns;
 	pthread_t tid;
 };
@@ -780,7 +786,7 @@ struct child {
 static void *child_fn(void *arg)
 {
 	struct child *ch = arg;
-	struct rd *r = &ch->r;
+	struct rd *r = &ch->o.r;
 	bool lazy = r->st->lazy_bp;
 
 	/* bp registers on the first read lock and unregisters at thread exit. */
@@ -809,17 +815,17 @@ static void *child_fn(void *arg)
 static void child_fold(struct ut_thread *t, struct child *ch)
 {
 	for (int e = 0; e < UT_ERR_COUNT; e++)
-		if (ch->errors[e])
-			ut_count(&t->errors[e], ch->errors[e]);
+		if (ch->o.errors[e])
+			ut_count(&t->errors[e], ch->o.errors[e]);
 	for (int e = 0; e < UT_MODE_MAX_ERRORS; e++)
-		if (ch->mode_errors[e])
-			ut_count(&t->mode_errors[e], ch->mode_errors[e]);
-	ut_count(&t->reads, ch->reads);
+		if (ch->o.mode_errors[e])
+			ut_count(&t->mode_errors[e], ch->o.mode_errors[e]);
+	ut_count(&t->reads, ch->o.reads);
 	/* Which readers caught it: the churn is the only thread to register
 	 * bp lazily, so a registration race shows here first. */
-	ch->c.churn_errors = ut_errors_total(ch->errors, UT_ERR_COUNT) +
-			     ut_errors_total(ch->mode_errors, UT_MODE_MAX_ERRORS);
-	counts_add(t->mode_data, &ch->c);
+	ch->o.c.churn_errors = ut_errors_total(ch->o.errors, UT_ERR_COUNT) +
+			     ut_errors_total(ch->o.mode_errors, UT_MODE_MAX_ERRORS);
+	counts_add(t->mode_data, &ch->o.c);
 }
 
 static void *stress_churn(struct ut_thread *t)
@@ -843,9 +849,7 @@ static void *stress_churn(struct ut_thread *t)
 
 			if (!ch)
 				break;
-			ut_rng_seed(&ch->rng, run->cfg->seed, 0x6368000000ull + serial++);
-			rd_init(&ch->r, run, NULL, &ch->rng, &ch->c, ch->errors, ch->mode_errors,
-				&ch->reads);
+			rd_own_init(&ch->o, run, 0x6368000000ull + serial++);
 			ch->until_ns = ut_now_ns() + 3000000 + ut_rng_below(&t->rng, 17000000);
 			if (pthread_create(&ch->tid, NULL, child_fn, ch)) {
 				free(ch);
@@ -1232,17 +1236,17 @@ static void stress_finish(struct ut_run *run)
 	/* The library threads are idle: the drain's rcu_barrier ordered their work before us. */
 	while (st->xrds) {
 		struct xrd *x = st->xrds;
-		const uint64_t *s = (const uint64_t *)&x->c;
+		const uint64_t *s = (const uint64_t *)&x->o.c;
 		uint64_t *d = (uint64_t *)sum;
 
 		for (size_t k = 0; k < sizeof(*sum) / sizeof(uint64_t); k++)
 			d[k] += __atomic_load_n(&s[k], __ATOMIC_RELAXED);
 		for (int e = 0; e < UT_ERR_COUNT; e++)
-			run->res->errors[e] += __atomic_load_n(&x->errors[e], __ATOMIC_RELAXED);
+			run->res->errors[e] += __atomic_load_n(&x->o.errors[e], __ATOMIC_RELAXED);
 		for (int e = 0; e < UT_MODE_MAX_ERRORS; e++)
-			run->res->mode_errors[e] += __atomic_load_n(&x->mode_errors[e],
+			run->res->mode_errors[e] += __atomic_load_n(&x->o.mode_errors[e],
 								    __ATOMIC_RELAXED);
-		run->res->reads += __atomic_load_n(&x->reads, __ATOMIC_RELAXED);
+		run->res->reads += __atomic_load_n(&x->o.reads, __ATOMIC_RELAXED);
 		st->xrds = x->next;
 		free(x);
 	}

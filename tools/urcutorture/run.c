@@ -92,15 +92,31 @@ static uint64_t errors_now(struct ut_run *run)
 	return n;
 }
 
-void ut_result_from_threads(struct ut_run *run, struct ut_result *r)
+void ut_run_counts(struct ut_run *run, struct ut_counts *c)
 {
+	memset(c, 0, sizeof(*c));
 	for (int i = 0; i < run->nthreads; i++) {
 		struct ut_thread *t = &run->threads[i];
 
-		r->reads += ut_read(&t->reads);
-		r->updates += ut_read(&t->updates);
-		r->grace_periods += ut_read(&t->gps);
-		r->barriers += ut_read(&t->barriers);
+		c->reads += ut_read(&t->reads);
+		c->updates += ut_read(&t->updates);
+		c->gps += ut_read(&t->gps);
+		c->barriers += ut_read(&t->barriers);
+	}
+}
+
+void ut_result_from_threads(struct ut_run *run, struct ut_result *r)
+{
+	struct ut_counts sum;
+
+	ut_run_counts(run, &sum);
+	r->reads += sum.reads;
+	r->updates += sum.updates;
+	r->grace_periods += sum.gps;
+	r->barriers += sum.barriers;
+	for (int i = 0; i < run->nthreads; i++) {
+		struct ut_thread *t = &run->threads[i];
+
 		for (int e = 0; e < UT_ERR_COUNT; e++)
 			r->errors[e] += ut_read(&t->errors[e]);
 		for (int e = 0; e < UT_MODE_MAX_ERRORS; e++)

@@ -586,6 +586,12 @@ void ut_thread_end(struct ut_thread *t);
 void ut_thread_set_state(struct ut_thread *t, const char *state);
 
 /* run.c */
+/* The sums of the threads' common counters (relaxed snapshots: the stat
+ * lines read them while the threads run). */
+struct ut_counts {
+	uint64_t reads, updates, gps, barriers;
+};
+void ut_run_counts(struct ut_run *run, struct ut_counts *c);
 /*
  * A synchronize_rcu call that began at t0 (read before the call) and
  * returned at t1 (read after it): it contains one whole grace period of the
