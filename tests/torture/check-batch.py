@@ -340,7 +340,7 @@ def check_compare():
                                  r"\(threshold [\d.]+x\): ok" % n, out) and
            last_line(out).startswith("End of test: SUCCESS"),
            "--compare against its own report: exit 0, nothing regressed", out[-800:] + err)
-        ok("warning" not in err, "its own report: no warning", err)
+        ok("warning" not in out + err, "its own report: no warning", out + err)
 
         fj = write(d, "fast.json", json.dumps(faster(doc)))
         rc, out, err = run(["--compare=" + fj, "--from-report=" + rj], timeout=30)
@@ -375,12 +375,24 @@ def check_compare():
         other["runs"][0]["parameters"]["readers"] = 77
         oj = write(d, "other.json", json.dumps(other))
         rc, out, err = run(["--compare=" + oj, "--from-report=" + rj], timeout=30)
-        warns = [l for l in err.splitlines() if "warning" in l]
+        warns = [l for l in (out + err).splitlines() if "warning" in l]
         ok(rc == 0, "another machine and parameters: still exit 0 (got %d)" % rc, out + err)
         ok(any("cpu_model" in l and "Imaginary CPU 9000" in l and "online_cpus" in l
                for l in warns), "warning names the machine's differences", err)
         ok(any("parameters differ" in l and "readers 77" in l for l in warns),
            "warning names the parameter that differs", err)
+        ok(sum("Imaginary CPU 9000" in l for l in warns) == 1,
+           "each warning is printed once (the report, not also stderr)", out + err)
+
+        # Two reports with nothing in common: no "ok", one line, exit 64.
+        alien = json.loads(json.dumps(doc))
+        for res in alien["results"]:
+            res["key"] = "alien " + res["key"]
+        aj = write(d, "alien.json", json.dumps(alien))
+        rc, out, err = run(["--compare=" + aj, "--from-report=" + rj], timeout=30)
+        ok(rc == 64 and "nothing compared" in out and ": ok" not in out and
+           "has no combination to compare" in err,
+           "--from-report with nothing in common: exit 64, no 'ok' (got %d)" % rc, out + err)
 
         # A threshold larger than the change hides it; a bad baseline is a usage error.
         rc, out, err = run(["--compare=" + fj, "--from-report=" + rj,

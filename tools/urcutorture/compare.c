@@ -449,9 +449,13 @@ static void print_compare(const struct ut_compare *c, const struct ut_sink *sink
 {
 	ut_out(sink, "\n=== compare with %s (threshold %.0f%%: the index may get %.2fx worse) ===\n",
 	       c->path, c->threshold * 100, 1 + c->threshold);
-	for (int w = 0; w < c->nwarn; w++) {
-		fprintf(stderr, "urcutorture: warning: %s\n", c->warn[w]);
+	/* Once, in the report (the JSON has them too). */
+	for (int w = 0; w < c->nwarn; w++)
 		ut_out(sink, "warning: %s\n", c->warn[w]);
+	if (!ut_compare_matched(c)) {
+		ut_out(sink, "compare: no combination of this run is in the baseline: nothing "
+		       "compared\n");
+		return;
 	}
 	/* Where the change is: each figure kind over the combinations. */
 	for (int f = 0; f < NFIG; f++) {
