@@ -359,6 +359,7 @@ void ut_plan_free(struct ut_plan *p)
 	for (int r = 0; r < UT_ROLE_COUNT; r++) {
 		free(p->cpu[r]);
 		free(p->node[r]);
+		free(p->label[r]);
 	}
 	memset(p, 0, sizeof(*p));
 	p->failed = UT_ROLE_COUNT;
@@ -395,14 +396,20 @@ static void print_thread(const struct ut_plan *p, const struct ut_topology *t, i
 	int cpu = p->cpu[r][k];
 	int idx = t ? ut_topo_find(t, cpu) : -1;
 	int er, ek;
+	char who[48];
 
+	/* The run's name for the thread when the plan has it, as the report names it. */
+	if (p->label[r])
+		snprintf(who, sizeof(who), "%-16s", p->label[r][k]);
+	else
+		snprintf(who, sizeof(who), "%-7s %3d", role_names[r], k);
 	if (cpu < 0) {
-		fprintf(out, "  %-7s %3d -> unpinned\n", role_names[r], k);
+		fprintf(out, "  %s -> unpinned\n", who);
 		y->unpinned++;
 		return;
 	}
 	y->pinned++;
-	fprintf(out, "  %-7s %3d -> CPU %-4d", role_names[r], k, cpu);
+	fprintf(out, "  %s -> CPU %-4d", who, cpu);
 	if (idx >= 0) {
 		const struct ut_pu *pu = &t->pu[idx];
 
@@ -416,7 +423,12 @@ static void print_thread(const struct ut_plan *p, const struct ut_topology *t, i
 	} else {
 		fprintf(out, " (not in the topology)");
 	}
-	if (earlier_on_cpu(p, r, k, &er, &ek)) {
+	if (earlier_on_cpu(p, r, k, &er, &ek) && p->label[er]) {
+		fprintf(out, "  shares the CPU with %s", p->label[er][ek]);
+		y->shared++;
+		if (er != r)
+			y->cross_role++;
+	} else if (earlier_on_cpu(p, r, k, &er, &ek)) {
 		fprintf(out, "  shares the CPU with %s %d", role_names[er], ek);
 		y->shared++;
 		if (er != r)

@@ -98,6 +98,9 @@ struct ut_plan {
 	 * not be planned, UT_ROLE_COUNT when no single role is at fault (no
 	 * topology, out of memory).  UT_ROLE_COUNT after a success. */
 	enum ut_role failed;
+	/* Optional: each slot's thread as the run names it ("fake-updater 0"),
+	 * for the printed plan (ut_plan_label); NULL: the placement role's. */
+	char (*label[UT_ROLE_COUNT])[32];
 };
 
 /*

@@ -594,6 +594,7 @@ static int plan_runs(struct ut_batch *b)
 					fprintf(stderr, "urcutorture: %s: %s\n", role_opt[role], err);
 				return UT_EXIT_USAGE;
 			}
+			ut_plan_label(&run->cfg, &run->plans[l]);
 			run->nplans = l + 1;
 		}
 	}

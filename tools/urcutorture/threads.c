@@ -74,6 +74,29 @@ const char *ut_thread_role_name(const struct ut_thread *t)
 	return t->run->mode->roles[t->role].name;
 }
 
+void ut_plan_label(const struct ut_config *cfg, struct ut_plan *p)
+{
+	const struct ut_mode_ops *mode = cfg->mode;
+	int count[UT_MODE_MAX_ROLES], slot[UT_ROLE_COUNT] = { 0 };
+	bool posts[UT_MODE_MAX_ROLES];
+
+	for (int r = 0; r < UT_ROLE_COUNT; r++) {
+		p->label[r] = calloc((size_t)(p->n[r] ? p->n[r] : 1), sizeof(*p->label[r]));
+		for (int k = 0; p->label[r] && k < p->n[r]; k++)
+			snprintf(p->label[r][k], sizeof(p->label[r][k]), "%s %d", ut_role_name(r), k);
+	}
+	/* The slots in the order ut_threads_alloc takes them. */
+	ut_mode_counts(cfg, count, posts);
+	for (int r = 0; r < mode->nroles; r++) {
+		enum ut_role place = mode->roles[r].place;
+
+		for (int i = 0; i < count[r]; i++, slot[place]++)
+			if (p->label[place] && slot[place] < p->n[place])
+				snprintf(p->label[place][slot[place]], sizeof(p->label[place][0]), "%s %d",
+					 mode->roles[r].name, i);
+	}
+}
+
 /*
  * run->threads: the threads of each role in roles[] order, each with its
  * planned CPU and NUMA node (slots of its placement role, taken in order),

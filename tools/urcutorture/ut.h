@@ -38,6 +38,9 @@ void ut_mode_counts(const struct ut_config *cfg, int n[UT_MODE_MAX_ROLES],
 bool ut_mode_uses_layout(const struct ut_config *cfg);
 /* Count of threads per placement role for a mode/layout (plan sizes). */
 void ut_role_counts(const struct ut_config *cfg, enum ut_layout layout, int n[UT_ROLE_COUNT]);
+/* Name p's slots as the run's threads are named ("fake-updater 0"), in the
+ * order ut_threads_alloc takes them, for the printed plan. */
+void ut_plan_label(const struct ut_config *cfg, struct ut_plan *p);
 /* Allocate run->threads for run->mode, placed after run->plan. */
 int ut_threads_alloc(struct ut_run *run);
 
