@@ -237,6 +237,7 @@ BAD_INPUTS = [
     (["--mode=stall", "--stuck-for=0"], "--stuck-for"),
     (["--lib-stall-timeout=soon"], "--lib-stall-timeout"),
     (["--help=foo"], "--help: takes no value"),
+    (["--dry-run", "--topology=synthetic:pack:99999999 pu:1"], "more than 65536 PUs"),
     (["--scenario=ci", "--scenario=smoke"], "--scenario: given twice ('ci', then 'smoke')"),
     (["--readers=2", "--readers=3"], "--readers: given twice"),
     (["--dry-run", "--compare=old.json"], "--dry-run: cannot be combined with --compare"),

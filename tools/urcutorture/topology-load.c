@@ -10,9 +10,28 @@
 #endif
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "topology.h"
+
+/* The PUs of a synthetic description: the product of its levels' counts
+ * ("pack:2 core:8 pu:2" = 32), saturating above the bound. */
+#define UT_SYNTHETIC_MAX_PUS	(1 << 16)
+
+static unsigned long synthetic_pus(const char *desc)
+{
+	unsigned long total = 1;
+
+	for (const char *c = strchr(desc, ':'); c; c = strchr(c + 1, ':')) {
+		unsigned long n = strtoul(c + 1, NULL, 10);
+
+		if (n && total > UT_SYNTHETIC_MAX_PUS / n)
+			return UT_SYNTHETIC_MAX_PUS + 1ul;
+		total *= n ? n : 1;
+	}
+	return total;
+}
 
 /* Strip one pair of matching quotes around a synthetic description. */
 static void unquote(const char *in, char *out, size_t len)
@@ -56,6 +75,12 @@ int ut_topology_load(const char *spec, struct ut_topology **out, char *err, size
 			return -1;
 		}
 #ifdef UT_HAVE_HWLOC
+		/* hwloc would build whatever it is given: bound the size first. */
+		if (synthetic_pus(desc) > UT_SYNTHETIC_MAX_PUS) {
+			ut_set_err(err, errlen, "synthetic topology: more than %d PUs",
+				   UT_SYNTHETIC_MAX_PUS);
+			return -1;
+		}
 		if (!ut_topo_load_hwloc(UT_TOPO_SYNTHETIC, desc, out, err, errlen))
 			return 0;
 		{
