@@ -56,8 +56,8 @@ enum {
 	POPPERS = 2,
 	ROUNDS = 20,
 	MIN_OPS = 50,
-	DEADLINE_MS = 1000,
-	START_MS = 20000,	/* threads' first operation (slow under emulation) */
+	DEADLINE_MS = 5000,	/* generous: the bound of a wait that ends on progress */
+	START_MS = T_START_LIMIT_MS,	/* threads' first operation (load, emulation) */
 	POOL = 1 << 20,		/* nodes per thread per part: never reused */
 	PUSH_NS = 1000,		/* a pusher's pushes are at least this far apart */
 };
@@ -450,6 +450,12 @@ static void part_lfstack(void)
 	for (i = 0; i < PUSHERS + POPPERS - 1; i++)
 		ids[i] = i < PUSHERS ? i : i + 1;
 	wait_started(ids, PUSHERS + POPPERS - 1);
+	/* Popper 0 too: the freezes below are aimed at a popper that runs. */
+	{
+		int p0 = PUSHERS;
+
+		wait_started(&p0, 1);
+	}
 	for (r = 0; r < ROUNDS && !bad; r++) {
 		uatomic_set(&thaw, 0);
 		t0 = t_now_ns();
@@ -458,8 +464,8 @@ static void part_lfstack(void)
 		pthread_kill(th[PUSHERS], SIGUSR2);
 		t0 = t_now_ns();
 		while (!uatomic_load(&frozen, CMM_ACQUIRE)) {
-			if (t_ms_since(t0) > 5000)
-				tap_bail("popper 0 did not take its freeze signal in 5 s");
+			if (t_ms_since(t0) > START_MS)
+				tap_bail("popper 0 did not take its freeze signal in %d ms", START_MS);
 			t_sleep_ms(0);
 		}
 		mid += uatomic_read(&frozen_mid);

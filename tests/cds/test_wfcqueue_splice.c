@@ -41,14 +41,16 @@
 #include <urcu/wfcqueue.h>
 
 #include "tap.h"
+#include "test-time.h"
 
 enum {
 	PRODUCERS = 2,
 	SPLICERS = 4,
 	BURST = 16,		/* enqueues between two yields of a producer */
 	ROUNDS = 200,		/* stalled enqueues */
+	MAX_ROUNDS = 4000,	/* more while fewer than 2 splicers took chains */
 	STALL_US = 300,		/* between the tail exchange and the link */
-	WATCHDOG_S = 20,	/* a run takes well under a second */
+	WATCHDOG_S = 50,	/* a run takes about a second, under 20 s loaded */
 };
 
 struct item {
@@ -62,6 +64,8 @@ static struct cds_wfcq_head src;
 static struct cds_wfcq_tail src_tail;
 static int stop;		/* all drained, or a duplicate: everybody leaves */
 static int exited;		/* splicers that returned */
+static int started;		/* start gate: splicers past their first splice */
+static int busy;		/* splicers that took at least one chain */
 static long drained_total, dups;
 static long drained[SPLICERS], splices[SPLICERS], wouldblock[SPLICERS];
 
@@ -129,6 +133,7 @@ static void *splicer(void *arg)
 	struct cds_wfcq_head dest;
 	struct cds_wfcq_tail dest_tail;
 	enum cds_wfcq_ret ret;
+	bool counted = false;
 
 	cds_wfcq_init(&dest, &dest_tail);
 	while (!uatomic_load(&stop, CMM_RELAXED)) {
@@ -143,13 +148,18 @@ static void *splicer(void *arg)
 			ret = __cds_wfcq_splice_blocking(&dest, &dest_tail, &src, &src_tail);
 			break;
 		}
+		if (!counted) {
+			counted = true;
+			uatomic_inc(&started);	/* relaxed: a count, nothing published */
+		}
 		if (ret == CDS_WFCQ_RET_WOULDBLOCK)
 			wouldblock[k]++;
 		if (ret == CDS_WFCQ_RET_WOULDBLOCK || ret == CDS_WFCQ_RET_SRC_EMPTY) {
 			sched_yield();
 			continue;
 		}
-		splices[k]++;
+		if (!splices[k]++)
+			uatomic_inc(&busy);	/* relaxed: a count, nothing published */
 		if (!drain(k, &dest, &dest_tail))
 			break;
 	}
@@ -158,16 +168,17 @@ static void *splicer(void *arg)
 	return NULL;
 }
 
-/* Wait until n nodes in all were drained, or a duplicate (at most 5 s). */
+/*
+ * Wait until n nodes in all were drained, or a duplicate; at most
+ * T_START_LIMIT_MS, generous for splicers that a loaded machine runs late.
+ */
 static void wait_drained(long n)
 {
-	long us = 0;
+	unsigned long long start = t_now_ns();
 
 	while (uatomic_load(&drained_total, CMM_RELAXED) < n && !uatomic_load(&stop, CMM_RELAXED)
-			&& us < 5000000) {
+			&& t_ms_since(start) < T_START_LIMIT_MS)
 		sleep_us(50);
-		us += 50;
-	}
 }
 
 /*
@@ -188,14 +199,14 @@ int main(int argc, char **argv)
 {
 	pthread_t prod[PRODUCERS], spl[SPLICERS];
 	long missing = 0, i, n, r;
-	int k, busy;
+	int k;
 
 	nitems = argc > 1 ? atol(argv[1]) : 100000;
 	n = PRODUCERS * nitems;
-	items = calloc((size_t) (n + ROUNDS), sizeof(*items));
+	items = calloc((size_t) (n + MAX_ROUNDS), sizeof(*items));
 	if (!items)
 		tap_bail("out of memory");
-	for (i = 0; i < n + ROUNDS; i++)
+	for (i = 0; i < n + MAX_ROUNDS; i++)
 		cds_wfcq_node_init(&items[i].node);
 	cds_wfcq_init(&src, &src_tail);
 	signal(SIGALRM, watchdog);
@@ -204,6 +215,13 @@ int main(int argc, char **argv)
 	for (k = 0; k < SPLICERS; k++)
 		if (pthread_create(&spl[k], NULL, splicer, (void *) (long) k))
 			tap_bail("pthread_create");
+	/* The race needs splicers that run: every one has tried a splice. */
+	for (i = 0; uatomic_load(&started, CMM_RELAXED) < SPLICERS; i++) {
+		if (i > T_START_LIMIT_MS)
+			tap_bail("%d of %d splicers ran in %d ms", uatomic_load(&started,
+				CMM_RELAXED), SPLICERS, T_START_LIMIT_MS);
+		sleep_us(1000);
+	}
 	for (k = 0; k < PRODUCERS; k++)
 		if (pthread_create(&prod[k], NULL, producer, (void *) (long) k))
 			tap_bail("pthread_create");
@@ -212,17 +230,19 @@ int main(int argc, char **argv)
 	wait_drained(n);
 	tap_ok(!dups, "free run: no node taken by two splicers (%ld seen twice)", dups);
 
+	/* ROUNDS, and on (MAX_ROUNDS at most) until 2 splicers have taken chains. */
 	phase = "the stalled enqueues";
-	for (r = 0; r < ROUNDS && !uatomic_load(&stop, CMM_RELAXED); r++) {
+	for (r = 0; (r < ROUNDS || (uatomic_load(&busy, CMM_RELAXED) < 2 && r < MAX_ROUNDS))
+			&& !uatomic_load(&stop, CMM_RELAXED); r++) {
 		stalled_enqueue(&items[n + r]);
 		wait_drained(n + r + 1);
 	}
 	tap_ok(!dups, "stalled enqueues: no node taken by two splicers (%ld seen twice, "
-		"%ld of %d rounds run)", dups, r, ROUNDS);
+		"%ld rounds run)", dups, r);
 
 	phase = "the end";
 	uatomic_set(&stop, 1);
-	for (i = 0; i < 2000 && uatomic_load(&exited, CMM_RELAXED) < SPLICERS; i++)
+	for (i = 0; i < T_START_LIMIT_MS && uatomic_load(&exited, CMM_RELAXED) < SPLICERS; i++)
 		sleep_us(1000);
 	k = uatomic_load(&exited, CMM_RELAXED);
 	/*
@@ -231,7 +251,7 @@ int main(int argc, char **argv)
 	 * of an empty source until the next enqueue: it must return
 	 * CDS_WFCQ_RET_SRC_EMPTY instead.
 	 */
-	if (!tap_ok(k == SPLICERS, "every splicer returned within 2 s of the end (%d of %d; "
+	if (!tap_ok(k == SPLICERS, "every splicer returned after the end (%d of %d; "
 			"one still inside a splice waits on an empty source for the chain "
 			"another splicer took)", k, SPLICERS))
 		return tap_done();	/* cannot join them */
@@ -239,16 +259,13 @@ int main(int argc, char **argv)
 		pthread_join(spl[k], NULL);
 	alarm(0);
 
-	busy = 0;
-	for (k = 0; k < SPLICERS; k++) {
+	for (k = 0; k < SPLICERS; k++)
 		tap_diag("splicer %d (%s): %ld splices, %ld nodes, %ld would-block", k,
 			form[k], splices[k], drained[k], wouldblock[k]);
-		busy += splices[k] > 0;
-	}
-	for (i = 0; i < n + ROUNDS; i++)
+	for (i = 0; i < n + r; i++)
 		missing += items[i].seen == 0;
-	tap_ok(!dups && drained_total == n + ROUNDS && !missing, "every node drained exactly "
-		"once (%ld of %ld, %ld never)", drained_total, n + ROUNDS, missing);
+	tap_ok(!dups && drained_total == n + r && !missing, "every node drained exactly "
+		"once (%ld of %ld, %ld never)", drained_total, n + r, missing);
 	tap_ok(cds_wfcq_empty(&src, &src_tail), "the source ends empty");
 	tap_ok(busy >= 2, "%d of %d splicers took chains (the race was run)", busy, SPLICERS);
 	cds_wfcq_destroy(&src, &src_tail);

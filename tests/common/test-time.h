@@ -10,6 +10,16 @@
 #include <errno.h>
 #include <time.h>
 
+/*
+ * The bound of a wait for other threads (test threads, the library's
+ * workers) to start or make progress.  A loaded machine may leave a thread
+ * unscheduled for seconds, so a test waits for what it needs to see ("until
+ * the readers report a lookup"), never a fixed time, and gives up only past
+ * this generous limit: a thread that has not run in 20 s is hung, not slow.
+ * A passing test never waits this long.
+ */
+#define T_START_LIMIT_MS 20000
+
 /* Monotonic time in nanoseconds. */
 static inline unsigned long long t_now_ns(void)
 {

@@ -50,7 +50,7 @@ static void wait_freed(void)
 {
 	unsigned long long t0 = t_now_ns();
 
-	while (fi_track_live() && t_ms_since(t0) < 5000)
+	while (fi_track_live() && t_ms_since(t0) < T_START_LIMIT_MS)
 		t_sleep_ms(1);
 }
 

@@ -32,7 +32,8 @@ static void poll_works(void)
 	tap_ok(fi_thread_calls() == 1, "start_poll_synchronize_rcu: the first call starts the helper (%d threads)",
 		fi_thread_calls());
 	fi_disarm();
-	while (!(done = T_FN(poll_state_synchronize_rcu)(s)) && t_ms_since(t0) < 5000)
+	while (!(done = T_FN(poll_state_synchronize_rcu)(s)) &&
+			t_ms_since(t0) < T_START_LIMIT_MS)
 		t_sleep_ms(1);
 	tap_ok(done, "start_poll_synchronize_rcu: the cookie completes without a fault (%.1f ms)",
 		t_ms_since(t0));

@@ -203,7 +203,8 @@ int main(void)
 	/* Their records left with them: a grace period has nobody to wait for. */
 	t0 = t_now_ns();
 	bp_synchronize_rcu();
-	tap_ok(t_ms_since(t0) < 5000, "bp: synchronize_rcu after the readers exited returns (%.1f ms)",
+	tap_ok(t_ms_since(t0) < T_START_LIMIT_MS,
+		"bp: synchronize_rcu after the readers exited returns (%.1f ms)",
 		t_ms_since(t0));
 	memb_scan_without_memory();
 	return tap_done();

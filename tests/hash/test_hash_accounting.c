@@ -18,12 +18,13 @@
  *   exact:   cds_lfht_count_nodes reports the exact split count of an
  *            ACCOUNTING table, 0 for an AUTO_RESIZE table without it;
  *   grow:    an AUTO_RESIZE table without ACCOUNTING created with one bucket
- *            still grows under load: 100,000 adds leave it within 3 s with
- *            at least N/16 buckets and at most 4 N, and 64 adds with at
- *            least 16 buckets (a sample of 1 in 16 may hold none of them);
+ *            still grows under load: 100,000 adds leave it soon
+ *            (T_START_LIMIT_MS at most) with at least N/16 buckets and at
+ *            most 4 N, and 64 adds with at least 16 buckets (a sample of 1
+ *            in 16 may hold none of them);
  *   shrink:  (ours) deleting every node of such a table, grown to 5 * 2^14
- *            nodes per split slot, shrinks it within 3 s to at most half
- *            its peak (skipped where slots > 8: too many nodes).
+ *            nodes per split slot, shrinks it as soon to at most half its
+ *            peak (skipped where slots > 8: too many nodes).
  * Bucket memory is read from a counting allocator (struct cds_lfht_alloc),
  * so growth and shrink are checked only where the library has one.
  */
@@ -142,13 +143,17 @@ static long live(struct t_meter *m, long base)
 	return __atomic_load_n(&m->live_bytes, __ATOMIC_RELAXED) - base;
 }
 
-/* Wait (3 s at most) until the bucket bytes are >= lo (or <= hi when lo < 0). */
+/*
+ * Wait until the bucket bytes are >= lo (or <= hi when lo < 0): the
+ * background thread resizes when a loaded machine runs it, so the bound is
+ * the generous start limit (T_START_LIMIT_MS), reached only on a failure.
+ */
 static long wait_bytes(struct t_meter *m, long base, long lo, long hi)
 {
 	long b = live(m, base);
 	int i;
 
-	for (i = 0; i < 300; i++) {
+	for (i = 0; i < T_START_LIMIT_MS / 10; i++) {
 		if (lo >= 0 ? b >= lo : b <= hi)
 			break;
 		t_quiet_sleep_ms(10);

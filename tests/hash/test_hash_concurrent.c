@@ -52,6 +52,7 @@ static int stop;
 /* what the threads detected (atomic counters) */
 static unsigned long stable_misses, bad_nodes, trav_stable_bad, trav_dups;
 static unsigned long n_lookups, n_traversals, n_updates, n_holds;
+static int traversing;		/* start gate: reader 0 finished its first traversal */
 
 static void count(unsigned long *c, unsigned long n)
 {
@@ -183,7 +184,8 @@ static void *reader_thread(void *arg)
 
 		if (a->id == 0 && (r & 255) == 0) {
 			traverse_once(a, ++gen);
-			travs++;
+			if (!travs++)
+				t_gate_pass(&traversing);
 			continue;
 		}
 		if (r & 1) {
@@ -363,7 +365,12 @@ static void phase_stable(void)
 	}
 
 	start = t_now_ns();
-	while (!t_load(&stop) && (cycles < P.cycles || t_ms_since(start) < P.min_ms)) {
+	/*
+	 * The traversals are checked during resizes: the cycles go on until
+	 * reader 0 has done one, however late a loaded machine runs it.
+	 */
+	while (!t_load(&stop) && (cycles < P.cycles || t_ms_since(start) < P.min_ms ||
+			(!t_gate_count(&traversing) && t_ms_since(start) < T_START_LIMIT_MS))) {
 		if (!resize_cycle(P.max_order, 0))
 			break;
 		cycles++;

@@ -146,12 +146,15 @@ static void test_backend(const struct backend *b)
 }
 
 #if HT_HAVE_ALLOC
-/* Wait up to 5 s for the meter to hold no block (asynchronous destroy). */
+/*
+ * Wait for the meter to hold no block (asynchronous destroy by the
+ * background thread), at most T_START_LIMIT_MS: generous under load.
+ */
 static long wait_freed(struct t_meter *m)
 {
 	int i;
 
-	for (i = 0; i < 500 && __atomic_load_n(&m->live_blocks, __ATOMIC_RELAXED); i++)
+	for (i = 0; i < T_START_LIMIT_MS / 10 && __atomic_load_n(&m->live_blocks, __ATOMIC_RELAXED); i++)
 		t_quiet_sleep_ms(10);
 	return __atomic_load_n(&m->live_blocks, __ATOMIC_RELAXED);
 }
@@ -341,7 +344,7 @@ static void test_oom_grow(void)
 		nodes[k].magic = T_LIVE;
 		t_add(ht, &nodes[k]);
 	}
-	for (k = 0; k < 500 && live(&m.live_bytes) - bytes0 < 1024 * (long) sizeof(struct cds_lfht_node); k++)
+	for (k = 0; k < T_START_LIMIT_MS / 10 && live(&m.live_bytes) - bytes0 < 1024 * (long) sizeof(struct cds_lfht_node); k++)
 		t_quiet_sleep_ms(10);
 	tap_ok(all_found(ht, 1 << 14) && live(&m.live_bytes) - bytes0 >= 1024 * (long) sizeof(struct cds_lfht_node),
 		"oom: with memory back, the AUTO_RESIZE table grows (%ld bytes of buckets)",

@@ -48,7 +48,7 @@ enum {
 	POOL_PER_MS = 60,	/* adds an updater may make per ms of the run */
 	MIN_LOOKUPS = 100,
 	MIN_UPDATES = 20,
-	DEADLINE_MS = 1000,
+	DEADLINE_MS = 5000,	/* generous: the bound of a wait that ends on progress */
 	MIN_MID = 5,
 	/* The run goes on past --ms until each victim has MIN_MID freezes
 	 * inside its operation (a slow machine or an emulator does fewer
@@ -77,6 +77,7 @@ static pthread_t resizer_tid;
 static int resizer_in_op;
 static long resizes;
 static int stop;
+static int running;		/* start gate: first update of each updater, first resize */
 
 #ifdef TEST_SEED_LOCK
 static pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -158,8 +159,11 @@ static void *updater(void *arg)
 		uatomic_set(&u->in_op, 0);
 		SEED_UNLOCK();
 		uatomic_set(&u->lookups, u->lookups + 1);
-		if (p)
+		if (p) {
 			uatomic_set(&u->updates, u->updates + 1);
+			if (u->updates == 1)
+				t_gate_pass(&running);
+		}
 	}
 	/* Empty the table of ours (main frees the pool after a grace period). */
 	t_lock();
@@ -182,6 +186,8 @@ static void *resizer(void *arg caa_unused)
 		uatomic_set(&resizer_in_op, 0);
 		SEED_UNLOCK();
 		uatomic_set(&resizes, resizes + 1);
+		if (resizes == 1)
+			t_gate_pass(&running);
 	}
 	T_FN(unregister_thread)();
 	return NULL;
@@ -208,8 +214,9 @@ static int freeze_round(pthread_t victim, const int *in_op, int skip, const char
 	pthread_kill(victim, SIGUSR2);
 	t0 = t_now_ns();
 	while (!uatomic_load(&frozen, CMM_ACQUIRE)) {
-		if (t_ms_since(t0) > 5000)
-			tap_bail("the %s did not take its freeze signal in 5 s", name);
+		if (t_ms_since(t0) > T_START_LIMIT_MS)
+			tap_bail("the %s did not take its freeze signal in %d ms", name,
+				T_START_LIMIT_MS);
 		t_sleep_ms(0);
 	}
 	*mid = uatomic_read(&frozen_mid);
@@ -284,11 +291,12 @@ int main(int argc, char **argv)
 	resizer_tid = t_thread_start(resizer, NULL);
 
 	T_FN(thread_offline)();
-	t_sleep_ms(20);		/* let the table fill */
+	/* Freeze threads that run: every one has made its first update or resize. */
+	t_gate_wait(&running, UPDATERS + 1, "updaters and resizer");
 	start = t_now_ns();
 	for (v = 0; t_ms_since(start) < (double) run_ms ||
-		    ((mids[0] < MIN_MID || mids[1] < MIN_MID) && !fails[0] && !fails[1] &&
-		     t_ms_since(start) < MAX_RUN_MS);
+		    ((mids[0] < MIN_MID || mids[1] < MIN_MID || uatomic_read(&resizes) < 4) &&
+		     !fails[0] && !fails[1] && t_ms_since(start) < MAX_RUN_MS);
 	     v ^= 1) {
 		if (!freeze_round(v ? upd[0].tid : resizer_tid, v ? &upd[0].in_op : &resizer_in_op,
 				v ? 0 : -1, names[v], &mid))

@@ -32,6 +32,7 @@
 static FILE *expect;
 static int reader_in, reader_done_flag;
 static int callback_ran, deferred_ran;
+static int stall_reported;
 
 static void die(const char *what)
 {
@@ -46,10 +47,12 @@ static void nap_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
+/* Says that the stall (and its probe) was reported; prints nothing. */
 static void quiet_stall(const char *report, void *arg)
 {
 	(void) report;
 	(void) arg;
+	__atomic_store_n(&stall_reported, 1, __ATOMIC_RELAXED);
 }
 
 static void *reader(void *arg)
@@ -60,7 +63,13 @@ static void *reader(void *arg)
 	fflush(expect);
 	urcu_memb_read_lock();
 	__atomic_store_n(&reader_in, 1, __ATOMIC_RELEASE);
-	nap_ms(400);
+	/*
+	 * Held until the grace period has reported the stall (0.1 s into it),
+	 * however late a loaded machine or gdb starts it; 20 s at most.
+	 */
+	for (int i = 0; i < 2000 && !__atomic_load_n(&stall_reported, __ATOMIC_RELAXED); i++)
+		nap_ms(10);
+	nap_ms(50);
 	urcu_memb_read_unlock();
 	urcu_memb_unregister_thread();
 	__atomic_store_n(&reader_done_flag, 1, __ATOMIC_RELEASE);

@@ -78,6 +78,42 @@ static inline void t_wait_for(const int *flag, int v, long timeout_ms, const cha
 	}
 }
 
+/*
+ * The start gate.  A check on what other threads did ("the readers did
+ * lookups") holds only once those threads have run: on a loaded machine a
+ * new thread may wait seconds for its first time slice, so a test never
+ * assumes they ran within a fixed time.  Each counted thread calls
+ * t_gate_pass() once, after its first operation; the test thread calls
+ * t_gate_wait() before it stops them or relies on their counts.  The bound
+ * is generous (a thread that has not run in T_START_LIMIT_MS is hung, not
+ * slow; test-time.h) and ends the test with the reason rather than a
+ * silent timeout.
+ */
+static inline void t_gate_pass(int *gate)
+{
+	/* release: pairs with the acquire in t_gate_count(); the operation came first */
+	__atomic_add_fetch(gate, 1, __ATOMIC_RELEASE);
+}
+
+static inline int t_gate_count(const int *gate)
+{
+	/* acquire: pairs with the release in t_gate_pass() */
+	return __atomic_load_n(gate, __ATOMIC_ACQUIRE);
+}
+
+/* Wait until n threads have passed the gate; bail out past T_START_LIMIT_MS. */
+static inline void t_gate_wait(const int *gate, int n, const char *what)
+{
+	unsigned long long start = t_now_ns();
+
+	while (t_gate_count(gate) < n) {
+		if (t_ms_since(start) > (double) T_START_LIMIT_MS)
+			tap_bail("%d of %d %s ran in %d ms", t_gate_count(gate), n, what,
+				T_START_LIMIT_MS);
+		t_sleep_ms(1);
+	}
+}
+
 static inline struct t_obj *t_obj_new(unsigned long value)
 {
 	struct t_obj *o = (struct t_obj *) malloc(sizeof(*o));

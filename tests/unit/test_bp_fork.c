@@ -75,7 +75,7 @@ static int child_main(void)
 		fails |= CHILD_SYNC_STUCK;
 
 	tid = t_thread_start(holder_thread, &h);
-	t_wait_for(&h.in, 1, 5000, "the child's reader");
+	t_wait_for(&h.in, 1, 10000, "the child's reader");
 	old = rcu_xchg_pointer(&shared, t_obj_new(2));
 	urcu_bp_synchronize_rcu();
 	if (!t_load(&h.left))
@@ -88,7 +88,7 @@ static int child_main(void)
 
 	cookie = urcu_bp_start_poll_synchronize_rcu();
 	t0 = t_now_ns();
-	while (t_ms_since(t0) < 5000.0) {
+	while (t_ms_since(t0) < T_START_LIMIT_MS) {
 		if (urcu_bp_poll_state_synchronize_rcu(cookie)) {
 			polled = true;
 			break;
@@ -109,7 +109,7 @@ static void fork_once(int iter)
 	int status, left;
 
 	tid = t_thread_start(holder_thread, &h);
-	t_wait_for(&h.in, 1, 5000, "the parent's reader");
+	t_wait_for(&h.in, 1, 10000, "the parent's reader");
 
 	fflush(stdout);
 	fflush(stderr);

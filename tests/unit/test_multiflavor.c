@@ -56,7 +56,7 @@ static struct t_obj *shared;
 		tap_ok(1, "%s: " #flavor ": synchronize_rcu returned", MODE);	\
 		c = urcu_##flavor##_start_poll_synchronize_rcu();		\
 		t0 = t_now_ns();						\
-		while (t_ms_since(t0) < 5000.0 && !done) {			\
+		while (t_ms_since(t0) < T_START_LIMIT_MS && !done) {		\
 			done = urcu_##flavor##_poll_state_synchronize_rcu(c);	\
 			urcu_##flavor##_quiescent_state();			\
 			if (!done)						\

@@ -99,7 +99,7 @@ static void start_poll_completes_alone(void)
 	t_sleep_ms(5);
 	t0 = t_now_ns();
 	cookie = T_FN(start_poll_synchronize_rcu)();
-	while (t_ms_since(t0) < 5000.0) {
+	while (t_ms_since(t0) < T_START_LIMIT_MS) {
 		if (T_FN(poll_state_synchronize_rcu)(cookie)) {
 			done = true;
 			break;

@@ -86,9 +86,18 @@ static void *stuck_reader(void *arg)
 	T_FN(read_lock)();
 	T_FN(read_lock)();
 	t_store(&rd->in, 1);
-	t_sleep_ms(500);
+	/*
+	 * The statistics mid-stall, once the grace period that waits for us
+	 * is 0.3 s old: measured from its start, not from ours, since a
+	 * loaded machine may run the main thread's synchronize_rcu late.
+	 */
+	t_sleep_ms(300);
 	T_FN(gp_stats)(&rd->mid);
-	t_wait_for(&rd->release, 1, 20000, "the release");
+	while (rd->mid.current_age_ns < 300000000ULL && !t_load(&rd->release)) {
+		t_sleep_ms(10);
+		T_FN(gp_stats)(&rd->mid);
+	}
+	t_wait_for(&rd->release, 1, T_START_LIMIT_MS, "the release");
 	T_FN(read_unlock)();
 	T_FN(read_unlock)();
 	T_FN(quiescent_state)();
@@ -96,11 +105,34 @@ static void *stuck_reader(void *arg)
 	return NULL;
 }
 
+static int reports_so_far(void)
+{
+	int n;
+
+	pthread_mutex_lock(&rep_lock);
+	n = nreports;
+	pthread_mutex_unlock(&rep_lock);
+	return n;
+}
+
+/*
+ * Ends the stall once the grace period is 1.1 s old and has had its first
+ * two reports (due at 0.2 and 0.6 s): timed from the grace period's start,
+ * however late the main thread began it, and bounded by T_START_LIMIT_MS.
+ */
 static void *releaser(void *arg)
 {
 	struct reader *rd = (struct reader *) arg;
+	unsigned long long start = t_now_ns();
+	struct urcu_gp_stats st;
 
-	t_sleep_ms(1100);
+	for (;;) {
+		T_FN(gp_stats)(&st);
+		if ((st.current_age_ns >= 1100000000ULL && reports_so_far() >= 2)
+				|| t_ms_since(start) > (double) T_START_LIMIT_MS)
+			break;
+		t_sleep_ms(10);
+	}
 	t_store(&rd->release, 1);
 	return NULL;
 }

@@ -140,7 +140,7 @@ static void exited_threads_leave_registry(void)
 	t0 = t_now_ns();
 	T_FN(synchronize_rcu)();
 	T_FN(synchronize_rcu)();
-	tap_ok(t_ms_since(t0) < 2000.0, "%s/%s: after 60 unregistered readers exited, "
+	tap_ok(t_ms_since(t0) < T_START_LIMIT_MS, "%s/%s: after 60 unregistered readers exited, "
 		"synchronize_rcu returns (%.2f ms)", T_FLAVOR, T_MODE, t_ms_since(t0));
 }
 
