@@ -25,16 +25,20 @@ count = 0
 
 
 def ok(cond, what, detail=""):
-    """One TAP line; on failure, the last 25 lines of DETAIL as diagnostics."""
+    """One TAP line; on failure, the last 25 lines of DETAIL as diagnostics,
+    written to stderr as well: meson parses a TAP test's stdout and shows
+    only its stderr on the console."""
     global failures, count
     count += 1
     if cond:
         print("ok %d - %s" % (count, what))
     else:
         failures += 1
-        print("not ok %d - %s" % (count, what))
-        for line in str(detail).splitlines()[-25:]:
-            print("#   " + line)
+        lines = ["not ok %d - %s" % (count, what)]
+        lines += ["#   " + line for line in str(detail).splitlines()[-25:]]
+        print("\n".join(lines))
+        print("\n".join(lines), file=sys.stderr)
+        sys.stderr.flush()
     sys.stdout.flush()
     return bool(cond)
 
