@@ -58,7 +58,8 @@ start_time=$SECONDS
 ntap=0
 failed=0
 tap_ok() { ntap=$((ntap + 1)); echo "ok $ntap - $*"; }
-tap_not_ok() { ntap=$((ntap + 1)); failed=1; echo "not ok $ntap - $*"; }
+# A failure goes to stderr too: meson shows a TAP test's stderr, not its stdout.
+tap_not_ok() { ntap=$((ntap + 1)); failed=1; echo "not ok $ntap - $*"; echo "not ok $ntap - $*" >&2; }
 diag() { sed 's/^/# /'; }
 skip_all() { echo "1..0 # SKIP $consumer: $*"; exit 0; }
 # A command that fails where nothing expects it: say where, as a TAP failure.
@@ -143,14 +144,13 @@ tap_ok "$SRCPKG Build-Depends present (${#DEPS[@]} listed; liburcu-dev not insta
 # the system's sources and state are never written.
 aptdir="$cache/apt"
 mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial" "$aptdir/sources.list.d"
-# The mirror: URCU_CONSUMERS_MIRROR, else the first Debian archive URI of
-# the system's own apt sources (deb822 "URIs:" or one-line "deb" entries).
-mirror="${URCU_CONSUMERS_MIRROR:-$(sed -n -e 's/^URIs:[[:space:]]*\([^[:space:]]*\).*/\1/p' \
-	-e 's/^deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]*\).*/\2/p' \
-	/etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
-	{ grep -v -- '-security' || true; } | head -1)}"
+# The mirror: URCU_CONSUMERS_MIRROR, else the archive of the system's own apt
+# sources (sources.list, sources.list.d/*.list and *.sources, deb822 included)
+# whose entry lists this release's suite with main (apt-mirror.py): a local
+# mirror or proxy apt uses serves the suite too.
+mirror="${URCU_CONSUMERS_MIRROR:-$(python3 "$here/apt-mirror.py" "$codename" || true)}"
 if [ -z "$mirror" ]; then
-	tap_not_ok "no apt source to take the Debian mirror from; set URCU_CONSUMERS_MIRROR"
+	tap_not_ok "no apt source lists $codename main to take the archive from; set URCU_CONSUMERS_MIRROR"
 	finish
 fi
 signed=""
