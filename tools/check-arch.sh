@@ -78,7 +78,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 build=${2:-${TMPDIR:-/tmp}/urcu-$arch-$(id -un)}
 cross="$src/arch/cross/$triplet.ini"
 helper="$src/tools/cross-tests.py"
-jobs=${JOBS:-2}		# keep the load light: the machine may be shared
+jobs=${URCU_JOBS:-${JOBS:-2}}	# keep the load light: the machine may be shared
 multiplier=${TIMEOUT_MULTIPLIER:-4}
 start=$(date +%s)
 

@@ -9,7 +9,10 @@
 #                       natively, or under qemu-i386 (in build-m32-qemu) where
 #                       the kernel cannot execute 32-bit x86 programs
 # Extra arguments after the verb go to urcutorture (run) or meson test (test).
-# BUILD_DIR (default: build) selects the build directory.
+# BUILD_DIR (default: build) selects the build directory.  URCU_JOBS=N runs
+# N compile jobs at once (ninja -j N; default: ninja's own, CPUs + 2).
+# run builds only the libraries and urcutorture (with its seeded-flavor
+# modules); test builds everything (the tests' programs) before testing.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -64,23 +67,63 @@ PY
 	[ "$rc" -eq 42 ]
 }
 
-build_tree() {
+# ninja's -j from URCU_JOBS (nothing when unset: ninja's default).
+jobs=()
+if [ -n "${URCU_JOBS:-}" ]; then
+	case "$URCU_JOBS" in
+	*[!0-9]* | 0) echo "URCU_JOBS: a number of jobs (got '$URCU_JOBS')" >&2; exit 64 ;;
+	esac
+	jobs=(-j "$URCU_JOBS")
+fi
+
+setup_tree() {
 	if [ ! -f "$build/build.ninja" ]; then
 		meson setup "$build" "$here"
 	fi
-	ninja -C "$build"
+}
+
+build_tree() {
+	setup_tree
+	ninja -C "$build" "${jobs[@]}"
+}
+
+# The ninja targets of dev.sh run: every library (liburcu/meson.build),
+# urcutorture and its seeded-flavor modules, as paths in the build directory.
+run_targets() {
+	meson introspect "$build" --targets | python3 -c '
+import json, os, sys
+build, src = sys.argv[1], sys.argv[2]
+for t in json.load(sys.stdin):
+    where = os.path.relpath(t["defined_in"], src)
+    if where == os.path.join("liburcu", "meson.build") or \
+            t["name"] == "urcutorture" or t["name"].startswith("ut-busted-"):
+        for f in t["filename"]:
+            print(os.path.relpath(f, build))
+' "$build" "$here"
+}
+
+build_for_run() {
+	local targets
+
+	setup_tree
+	mapfile -t targets < <(run_targets)
+	if [ ${#targets[@]} -eq 0 ] || ! printf '%s\n' "${targets[@]}" | grep -qx 'tools/urcutorture'; then
+		echo "dev.sh run: no urcutorture in $build (configured with -Dtorture=false?)" >&2
+		exit 1
+	fi
+	ninja -C "$build" "${jobs[@]}" "${targets[@]}"
 }
 
 case "$verb" in
 run)
 	install_missing
-	build_tree
+	build_for_run
 	exec "$build/tools/urcutorture" "$@"
 	;;
 test)
 	install_missing
 	build_tree
-	exec meson test -C "$build" --print-errorlogs --no-suite torture --no-suite bench --no-suite model --no-suite seeded --no-suite consumers "$@"
+	exec meson test -C "$build" --no-rebuild --print-errorlogs --no-suite torture --no-suite bench --no-suite model --no-suite seeded --no-suite consumers "$@"
 	;;
 test32)
 	# Debian ships no 32-bit hwloc/numa -dev packages installable beside
@@ -105,7 +148,7 @@ test32)
 		[ -f "$build32/build.ninja" ] || meson setup "$build32" "$here" \
 			--cross-file "$here/arch/cross/i686-linux-gnu.ini" \
 			-Dhwloc=disabled -Dnuma=disabled
-		ninja -C "$build32"
+		ninja -C "$build32" "${jobs[@]}"
 		# Left to the native run: the model (spin on the host, no
 		# 32-bit code) and the consumers suite (Debian sources built
 		# with the host's compiler).
