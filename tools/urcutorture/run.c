@@ -330,6 +330,26 @@ static void stat_line(struct ut_run *run, uint64_t elapsed, bool tty)
 	       (unsigned long long)errs, where);
 }
 
+/*
+ * The duration counts from the moment every thread has begun: on a loaded
+ * machine threads start late, and a run that ended before its threads ran
+ * would check nothing.  Bounded by --stall-timeout (a thread that never
+ * begins is the watchdog's to report); a signal or refused pinning ends
+ * the wait.
+ */
+static void wait_threads_begun(struct ut_run *run)
+{
+	uint64_t limit = ut_now_ns() + run->cfg->stall_timeout_ns;
+
+	ctl_step(run, "control: waiting for the threads to begin");
+	for (int i = 0; i < run->nthreads; i++)
+		/* Acquire: pairs with the release store in ut_thread_begin. */
+		while (!__atomic_load_n(&run->threads[i].started, __ATOMIC_ACQUIRE) &&
+		       !ut_should_stop(run) && !ut_stop_requested() &&
+		       !__atomic_load_n(&run->pin_failed, __ATOMIC_RELAXED) && ut_now_ns() < limit)
+			ut_sleep_ns(1000000);
+}
+
 /* Until the duration ends (or a signal, or refused pinning): the mode's
  * tick, the live line on a terminal, the stat lines. */
 static void run_control(struct ut_run *run)
@@ -338,20 +358,22 @@ static void run_control(struct ut_run *run)
 	/* The live line goes to stderr whenever it is a terminal: stdout (TAP,
 	 * JSON, the report) never gets it. */
 	bool tty = isatty(2);
-	uint64_t elapsed, next_stat = cfg->stat_interval_ns;
+	uint64_t elapsed, t0, next_stat = cfg->stat_interval_ns;
 
+	wait_threads_begun(run);
+	t0 = ut_now_ns();
 	ctl_step(run, "control");
 	while (!ut_should_stop(run)) {
 		uint64_t left, step = tty ? 200000000ull : 100000000ull;
 
-		elapsed = ut_now_ns() - run->t_start_ns;
+		elapsed = ut_now_ns() - t0;
 		if (elapsed >= cfg->duration_ns || __atomic_load_n(&run->pin_failed, __ATOMIC_RELAXED))
 			break;
 		if (ut_stop_requested())
 			break;		/* SIGINT / SIGTERM: stop, then report what ran */
 		left = cfg->duration_ns - elapsed;
 		ut_sleep_ns(left < step ? left : step);
-		elapsed = ut_now_ns() - run->t_start_ns;
+		elapsed = ut_now_ns() - t0;
 		if (run->mode->between)
 			run->mode->between(run, elapsed);
 		if (tty)
