@@ -74,13 +74,14 @@ int ut_topology_load(const char *spec, struct ut_topology **out, char *err, size
 			ut_set_err(err, errlen, "empty synthetic description (example: synthetic:\"pack:2 numa:2 core:8 pu:2\")");
 			return -1;
 		}
-#ifdef UT_HAVE_HWLOC
-		/* hwloc would build whatever it is given: bound the size first. */
+		/* hwloc would build whatever it is given: bound the size first
+		 * (the same message with or without hwloc). */
 		if (synthetic_pus(desc) > UT_SYNTHETIC_MAX_PUS) {
 			ut_set_err(err, errlen, "synthetic topology: more than %d PUs",
 				   UT_SYNTHETIC_MAX_PUS);
 			return -1;
 		}
+#ifdef UT_HAVE_HWLOC
 		if (!ut_topo_load_hwloc(UT_TOPO_SYNTHETIC, desc, out, err, errlen))
 			return 0;
 		{
