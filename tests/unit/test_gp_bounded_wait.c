@@ -3,7 +3,7 @@
  * synchronize_rcu waits for at most two grace periods: the one in progress
  * when it is called, if any, and one that starts after the call.
  *
- * One reader runs back-to-back critical sections of hold_ms each (qsbr: an
+ * One reader runs back-to-back critical sections of HOLD_MS each (qsbr: an
  * online period ended by a quiescent state), so that every grace period
  * ends at the end of a section: the first section end after the grace
  * period's flip.  A call of synchronize_rcu that arrives while section k
@@ -25,27 +25,20 @@
  *
  * The only timing assumption: a hand-off between two grace periods (wake
  * the next leader, number, force order, flip) takes less than one section
- * (hold_ms).  A slower hand-off shows as an extra section end.  Natively a
- * section is HOLD_MS; under an emulator (MESON_EXE_WRAPPER: qemu-user, where
- * 16 woken callers took up to about 400 ms to hand over: 26 of 48 calls
- * spanned 3 or 4 ends of 200 ms sections under qemu-i386) it is
- * HOLD_MS_EMULATED.
+ * (HOLD_MS).  A slower hand-off shows as an extra section end.
  */
 #include <pthread.h>
 #include <stdbool.h>
-#include <stdlib.h>
 
 #include "flavor-select.h"
 #include "test-util.h"
 
 #define HOLD_MS		200	/* one critical section */
-#define HOLD_MS_EMULATED 1000	/* the same under qemu-user */
 #define RUN_SECTIONS	12	/* sections during which callers call */
 #define MARKS		4	/* marks per section: callers arrive there */
 #define NCALLERS	16	/* each calls at every NCALLERS-th mark */
 #define MAX_ENDS	2	/* section ends one call may span */
 
-static int hold_ms = HOLD_MS;	/* this run's section */
 static int ends;		/* sections the reader finished */
 static int marks;		/* marks passed (MARKS per section) */
 static pthread_barrier_t start;
@@ -82,10 +75,10 @@ static void *reader_thread(void *arg)
 	while (load_ctr(&ends) < RUN_SECTIONS) {
 		T_FN(read_lock)();
 		for (int q = 0; q < MARKS; q++) {
-			t_sleep_ms(q ? hold_ms / MARKS : hold_ms / MARKS / 2);
+			t_sleep_ms(q ? HOLD_MS / MARKS : HOLD_MS / MARKS / 2);
 			bump_ctr(&marks);
 		}
-		t_sleep_ms(hold_ms / MARKS / 2);
+		t_sleep_ms(HOLD_MS / MARKS / 2);
 		/* Counted before the unlock: see the top of this file. */
 		bump_ctr(&ends);
 		t_reader_exit();
@@ -130,7 +123,7 @@ static void *caller_thread(void *arg)
 			/* One line at a time (the stdio lock is recursive). */
 			flockfile(stdout);
 			tap_diag("the call at mark %d spanned %d section ends (%.0f ms, "
-				"sections of %d ms)", m, n, ms, hold_ms);
+				"sections of %d ms)", m, n, ms, HOLD_MS);
 			funlockfile(stdout);
 		}
 		if (n > c->max_ends)
@@ -153,8 +146,6 @@ int main(void)
 	double max_ms = 0;
 
 	memset(c, 0, sizeof(c));
-	if (getenv("MESON_EXE_WRAPPER"))
-		hold_ms = HOLD_MS_EMULATED;
 	if (pthread_barrier_init(&start, NULL, NCALLERS + 1))
 		tap_bail("pthread_barrier_init failed");
 	rtid = t_thread_start(reader_thread, NULL);
@@ -174,7 +165,7 @@ int main(void)
 	t_thread_join(rtid);
 	pthread_barrier_destroy(&start);
 	tap_diag("%s/%s: %d calls, longest %.0f ms (%.2f sections of %d ms), at most %d ends",
-		T_FLAVOR, T_MODE, calls, max_ms, max_ms / hold_ms, hold_ms, max_ends);
+		T_FLAVOR, T_MODE, calls, max_ms, max_ms / HOLD_MS, HOLD_MS, max_ends);
 	tap_ok(calls >= RUN_SECTIONS, "%s/%s: %d synchronize_rcu calls during %d sections",
 		T_FLAVOR, T_MODE, calls, RUN_SECTIONS);
 	tap_ok(over == 0, "%s/%s: no call waited past the end of the section after the one "
