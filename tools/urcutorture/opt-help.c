@@ -47,17 +47,16 @@ static const char help_tail[] =
 #define HELP_TEXT_COL	25
 #define HELP_WIDTH	79
 
-/* One entry of a help list at HELP_TEXT_COL: its first line after label
- * (the option, or nothing), the others continued as they are. */
-static void print_help_entry(const char *label, const char *pfx, const char *text)
+/* A text of several lines at HELP_TEXT_COL (a mode's help), its lines as
+ * they are. */
+static void print_help_lines(const char *text)
 {
 	const char *line = text;
 
 	while (*line) {
 		size_t n = strcspn(line, "\n");
 
-		printf("%-*s%s%.*s\n", HELP_TEXT_COL, line == text ? label : "",
-		       line == text ? pfx : "", (int)n, line);
+		printf("%-*s%.*s\n", HELP_TEXT_COL, "", (int)n, line);
 		line += n;
 		if (*line == '\n')
 			line++;
@@ -178,7 +177,7 @@ static void print_table(const struct ut_opt *t)
 void ut_help_modes(void)
 {
 	for (int i = 0; ut_modes[i]; i++)
-		print_help_entry("", "", ut_modes[i]->help);
+		print_help_lines(ut_modes[i]->help);
 }
 
 void ut_help_flavors(void)

@@ -189,10 +189,6 @@ static void json_pin(struct uj *j, const struct ut_opt *o, const struct ut_confi
 	uj_end_obj(j);
 }
 
-/* The choices under --mode and --flavor in --help (opt-help.c). */
-void ut_help_modes(void);
-void ut_help_flavors(void);
-
 const struct ut_opt ut_run_opts[] = {
 	{ .name = "mode", .type = UT_OPT_STRING, .value = "MODE", .json = "mode", RUN(mode_text),
 	  .section = "Workload", .flags = UT_OPTF_NO_DEF, .parse = parse_mode, .show = show_mode,

@@ -36,6 +36,9 @@ int ut_list_flavors(void);
 int ut_list_modes(void);
 int ut_print_version(void);
 int ut_self_check_modes(void);
+/* The choices under --mode and --flavor in --help. */
+void ut_help_modes(void);
+void ut_help_flavors(void);
 /* "stress, gp-latency, ...": the modes declaring option name (every mode
  * when NULL), separated by sep. */
 void ut_modes_declaring(const char *name, const char *sep, char *buf, size_t len);
