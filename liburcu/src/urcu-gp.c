@@ -90,6 +90,23 @@
  * (start_poll_synchronize_rcu) have no caller waiting: they raise
  * gp_state.requested and the helper thread (poll_thread) is the caller.
  *
+ * No reader
+ * ---------
+ * A synchronize_rcu() that finds no thread registered returns without a
+ * grace period (a thread that never registered calling it in a loop: the
+ * cost of two fences and a counter, not of the leader and registry locks).
+ * Its caller U: removal; fence; load registry count (acquire) == 0.  A
+ * registering thread R: count += 1 (under the registry lock); fence; then
+ * its critical sections' loads.  Store-buffering: either U's load sees R's
+ * increment (U takes the full path) or R's sections see the removal.  A
+ * thread registered before U's load that unregisters: its count -= 1 is a
+ * release after its last section, so U's acquire load of 0 (of that store,
+ * or of a later one under the registry lock, which the lock orders after
+ * it) puts every section of R before U's return.  Counted in gp_stats as a
+ * grace period of 0 ns (i_watch_no_reader).  A polled cookie that is not
+ * done yet (requested > done) makes U take the full path, so that every
+ * cookie taken before a synchronize_rcu() is complete when it returns.
+ *
  * Waiting for readers
  * -------------------
  * S reads the reader words through a dense array of reader pointers that
@@ -574,6 +591,29 @@ static void wait_for_gp(unsigned long target)
 	}
 }
 
+/*
+ * synchronize_rcu()'s target: gp_target(), or 0 when no thread is
+ * registered and no grace period is needed ("No reader" above).
+ */
+static unsigned long sync_target(void)
+{
+	/*
+	 * Full fence: the caller's removal before the count's load (pairs
+	 * with the fence after the increment in do_register(),
+	 * store-buffering) and before started's (as in gp_target()).
+	 */
+	cmm_smp_mb();
+	/*
+	 * Acquire: pairs with the release decrement in do_unregister().  A
+	 * polled cookie still pending (requested not done) takes the full
+	 * path: a synchronize_rcu() completes every cookie taken before it.
+	 */
+	if (!uatomic_load(&URCU_FN(i_registry).count, CMM_ACQUIRE)
+			&& gp_done(uatomic_read(&gp_state.requested)))
+		return 0;
+	return uatomic_read(&gp_state.started) + 1;
+}
+
 /* The grace period a caller arriving now needs. */
 static unsigned long gp_target(void)
 {
@@ -595,6 +635,7 @@ static unsigned long gp_target(void)
  */
 void URCU_FN(synchronize_rcu)(void)
 {
+	unsigned long target;
 #if URCU_FLAVOR_IS_QSBR
 	bool was_online = URCU_FN(i_read_ongoing)();
 	/* Counted only by debug builds (read_lock is free otherwise). */
@@ -616,9 +657,14 @@ void URCU_FN(synchronize_rcu)(void)
 			"called inside a read-side critical section (urcu_%s flavor): this would deadlock",
 			URCU_FLAVOR_NAME);
 #endif
-	URCU_I_GP_PHASE(SYNC_WAIT);
-	URCU_I_STEP_SYNC_WAIT(wait_for_gp(gp_target()));
-	URCU_I_GP_PHASE(SYNC_WAITED);
+	target = sync_target();
+	if (target) {
+		URCU_I_GP_PHASE(SYNC_WAIT);
+		URCU_I_STEP_SYNC_WAIT(wait_for_gp(target));
+		URCU_I_GP_PHASE(SYNC_WAITED);
+	} else {
+		URCU_FN(i_watch_no_reader)();
+	}
 	/* Full fence: the caller's later accesses follow the grace period. */
 	cmm_smp_mb();
 #if URCU_FLAVOR_IS_QSBR

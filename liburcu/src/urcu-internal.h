@@ -21,6 +21,11 @@ struct urcu_i_registry {
 	pthread_mutex_t lock;
 	struct cds_list_head readers;
 	unsigned long gen;
+	/*
+	 * Records on readers, written under lock; synchronize_rcu() reads it
+	 * without the lock (its fast path, urcu-gp.c "No reader").
+	 */
+	unsigned long count;
 };
 
 extern struct urcu_i_registry URCU_FN(i_registry);

@@ -122,6 +122,14 @@ static void do_register(struct urcu_i_reader *r, bool lazy)
 	uatomic_store(&r->ctr, 0UL, CMM_RELAXED);
 	cds_list_add(&r->node, &reg->readers);
 	reg->gen++;
+	uatomic_store(&reg->count, reg->count + 1, CMM_RELAXED);
+	/*
+	 * Full fence: the count store before every load of the thread's
+	 * critical sections; pairs with the fence in sync_target() (urcu-gp.c,
+	 * store-buffering): a synchronize_rcu() that reads the old count has
+	 * its removal visible to our sections.
+	 */
+	cmm_smp_mb();
 	URCU_FN(i_unlock)(&reg->lock);
 	URCU_PROBE(thread_register, URCU_PROBE_FLAVOR, r->ktid, (int) lazy);
 	if (exit_key_ready) {
@@ -152,6 +160,12 @@ static void do_unregister(struct urcu_i_reader *r)
 	 * section; the record leaves the registry under the lock anyway.
 	 */
 	uatomic_store(&r->ctr, URCU_READER_UNREGISTERED, CMM_RELEASE);
+	/*
+	 * Release: the thread's critical sections happen before a
+	 * synchronize_rcu() that reads this count with acquire and finds no
+	 * reader (sync_target() in urcu-gp.c).
+	 */
+	uatomic_store(&reg->count, reg->count - 1, CMM_RELEASE);
 	URCU_FN(i_unlock)(&reg->lock);
 	URCU_PROBE(thread_unregister, URCU_PROBE_FLAVOR, r->ktid);
 	/* A grace period may be asleep waiting for this (dead) reader. */
@@ -483,6 +497,8 @@ void URCU_FN(i_fork_child)(void)
 			cds_list_del(&r->node);
 	}
 	URCU_FN(i_registry).gen++;
+	/* Single-threaded child: only this thread's record may be left. */
+	URCU_FN(i_registry).count = reader_registered(self) ? 1 : 0;
 	/* Our thread has a new kernel id in the child (stall reports name it). */
 	self->ktid = (int32_t) syscall(SYS_gettid);
 	URCU_FN(i_gp_fork_child)();

@@ -66,6 +66,7 @@ static struct watch {
 	uint64_t timeout_ns;	/* 0: no reports */
 	int timeout_set;	/* set by the API: the environment is not read */
 	uint64_t completed, wait_total, wait_max, in_flight_start, holdouts, stalls, waiters;
+	uint64_t no_reader;	/* synchronize_rcu calls that found no reader */
 	uint64_t hist[URCU_GP_STATS_HIST];
 	char text[8192];	/* the report being composed (leader only) */
 } watch;
@@ -103,6 +104,11 @@ int URCU_FN(set_stall_timeout)(double seconds)
 	wr(&watch.timeout_ns, (uint64_t) (seconds * 1e9));
 	__atomic_store_n(&watch.timeout_set, 1, __ATOMIC_RELAXED);
 	return 0;
+}
+
+void URCU_FN(i_watch_no_reader)(void)
+{
+	__atomic_add_fetch(&watch.no_reader, 1, __ATOMIC_RELAXED);
 }
 
 void URCU_FN(i_watch_waiter)(int delta)
@@ -294,14 +300,16 @@ void URCU_FN(i_watch_end)(void)
 
 int URCU_FN(gp_stats)(struct urcu_gp_stats *out)
 {
-	uint64_t start;
+	uint64_t start, no_reader;
 
 	if (!out) {
 		errno = EINVAL;
 		return -1;
 	}
 	memset(out, 0, sizeof(*out));
-	out->completed = rd(&watch.completed);
+	/* Calls that found no reader: grace periods of 0 ns (urcu-gp.c). */
+	no_reader = rd(&watch.no_reader);
+	out->completed = rd(&watch.completed) + no_reader;
 	out->waiters = rd(&watch.waiters);
 	out->wait_ns_total = rd(&watch.wait_total);
 	out->wait_ns_max = rd(&watch.wait_max);
@@ -316,5 +324,6 @@ int URCU_FN(gp_stats)(struct urcu_gp_stats *out)
 	out->misuse_events = urcu_misuse_events();
 	for (int i = 0; i < URCU_GP_STATS_HIST; i++)
 		out->hist[i] = rd(&watch.hist[i]);
+	out->hist[0] += no_reader;
 	return 0;
 }

@@ -2,8 +2,8 @@
 /*
  * Grace-period statistics and stall reports (urcu-stall.c), as the
  * grace-period engine (urcu-gp.c) drives them.  Hidden: internal to one
- * flavor library.  The i_watch_* functions other than i_watch_waiter are
- * called by the grace-period leader only.
+ * flavor library.  The i_watch_* functions other than i_watch_waiter and
+ * i_watch_no_reader are called by the grace-period leader only.
  */
 #ifndef URCU_SRC_URCU_STALL_H
 #define URCU_SRC_URCU_STALL_H
@@ -26,6 +26,8 @@ int64_t URCU_FN(i_watch_sleep_ns)(void);
  * and retakes the lock around the report; the caller rescans anyway).
  */
 void URCU_FN(i_watch_check)(unsigned long g);
+/* A synchronize_rcu found no registered thread: a grace period of 0 ns. */
+void URCU_FN(i_watch_no_reader)(void);
 /* A caller enters (+1) or leaves (-1) synchronize_rcu. */
 void URCU_FN(i_watch_waiter)(int delta);
 

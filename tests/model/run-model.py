@@ -108,6 +108,13 @@ def gp_quick_checks():
               "invalid end state",
               "(e) the waited bytes set after the force order: the reader's last exit "
               "misses its byte, the updater sleeps for ever"),
+        # 3 buffer entries: a registering reader's count, unlock and
+        # snapshot stores all buffered before it loads the pointer
+        Check("register-sb3", small + ["-DSB=3"], "safety",
+              why="(g)'s twin: with the fence, a registering reader is safe"),
+        Check("bug-register-no-fence", small + ["-DSB=3", "-DBUG_REGISTER_NO_FENCE"], "safety", POISON,
+              "(g) registration without its fence: a synchronize_rcu that finds no "
+              "registered thread misses a reader registering meanwhile"),
     ] + weak_quick_checks()
 
 
@@ -272,6 +279,8 @@ def gp_full_checks():
                    "the updater sleeps on gp.futex and a departing reader wakes it"))
     c.append(Check("witness-wake-qsbr", ["-DNR=1", "-DNU=1", "-DWITNESS_WAKE"] + fl("qsbr"),
                    "safety", "!(slept)", "qsbr: a quiescent state or offline wakes the updater"))
+    c.append(Check("witness-no-reader", ["-DNR=1", "-DNU=1", "-DWITNESS_NO_READER"], "safety",
+                   "(d!=0)", why="a synchronize_rcu call finds no registered thread"))
     c.append(Check("witness-nested", ["-DNR=1", "-DNU=1", "-DNEST=2", "-DWITNESS_NESTED"],
                    "safety", "((v&3)!=2)", "the scan waits for a reader in a nested section"))
     return c

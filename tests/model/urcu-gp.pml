@@ -120,6 +120,9 @@
  *   BUG_WAITED_LATE        the updater sets the readers' waited bytes after
  *                          its force order (plain stores): a departing
  *                          reader may miss them and not wake it
+ *   BUG_REGISTER_NO_FENCE  registration without its fence: a
+ *                          synchronize_rcu() that reads the old count (no
+ *                          reader) misses a reader that just registered
  * Seeded bugs that only weak ordering exposes (each verifies under TSO):
  *   BUG_UNLOCK_RELAXED     the outermost unlock store relaxed, not release
  *   BUG_QS_WMB             qsbr: the fence before the quiescent-state store
@@ -135,6 +138,7 @@
  *   WITNESS_SHARED         two callers served by fewer grace periods than calls
  *   WITNESS_WAKE           the updater slept on gp.futex and was woken
  *   WITNESS_NESTED         the scan found a reader inside a nested section
+ *   WITNESS_NO_READER      a synchronize_rcu() found no registered thread
  *   WITNESS_STALE          (WEAK) the scan read a reader's word out of date
  *   WITNESS_STALE_PTR      (WEAK) a reader loaded a replaced pointer
  */
@@ -213,7 +217,8 @@
 #define A_RCTR(i)	(8 + NU + (i))	/* reader i's word */
 #define A_WAITED(i)	(8 + NU + NR + (i))	/* reader i's waited byte */
 #define A_INIT(j)	(8 + NU + 2 * NR + (j))	/* PUBLISH: updater j's newest initialised object */
-#define NADDR		(8 + 2 * NU + 2 * NR)
+#define A_NREG		(8 + 2 * NU + 2 * NR)	/* i_registry.count */
+#define NADDR		(9 + 2 * NU + 2 * NR)
 
 #define NBUF		(NR + NU)	/* buffers: readers 0..NR-1, then updaters */
 
@@ -250,7 +255,7 @@
 			 ((a) >= A_PTR(0) && (a) < A_PTR(NU)) || \
 			 ((a) >= A_INIT(0) && (a) < A_INIT(NU)))
 #define STALE_U(a)	(((a) >= A_RCTR(0) && (a) < A_RCTR(NR)) || (a) == A_STARTED || \
-			 (a) == A_DONE || (a) == A_EPOCH || (a) == A_NWAIT)
+			 (a) == A_DONE || (a) == A_EPOCH || (a) == A_NWAIT || (a) == A_NREG)
 #define STALE_OK(t, a)	(((t) < NR && STALE_R(a) && \
 			  !((a) >= A_WAITED(0) && (a) < A_WAITED(NR) && (a) != A_WAITED(t))) || \
 			 ((t) >= NR && STALE_U(a)))
@@ -867,7 +872,12 @@ inline wake_updater_for(me)
 	fi
 }
 
-/* do_register(): under the registry lock, word 0, onto reg->readers. */
+/*
+ * do_register(): under the registry lock, word 0, onto reg->readers, count
+ * += 1 (only lock holders write the count: the load and the store are one
+ * step), then the fence that pairs with synchronize_rcu()'s before its
+ * load of the count (BUG_REGISTER_NO_FENCE: without it).
+ */
 inline do_register(me)
 {
 	mutex_lock(me, A_REGLOCK);
@@ -877,6 +887,15 @@ inline do_register(me)
 		append_nd(me, A_RCTR(me), 0, 0);	/* relaxed */
 		where[me] = 1
 	};
+	d_step {
+		sb_n[me] < SB ->
+		load_nd(me, A_NREG, f);
+		append_nd(me, A_NREG, f + 1, 0);	/* relaxed */
+		f = 0
+	};
+#ifndef BUG_REGISTER_NO_FENCE
+	fence(me);
+#endif
 	mutex_unlock(me, A_REGLOCK)
 }
 
@@ -889,6 +908,12 @@ inline do_unregister(me)
 		sb_n[me] < SB ->
 		where[me] = 0;
 		append_nd(me, A_RCTR(me), UNREG, 1)	/* release */
+	};
+	d_step {
+		sb_n[me] < SB ->
+		load_nd(me, A_NREG, f);
+		append_nd(me, A_NREG, f - 1, 1);	/* release: after the sections */
+		f = 0
 	};
 	mutex_unlock(me, A_REGLOCK);
 	wake_updater(me)
@@ -1364,66 +1389,79 @@ inline run_one_gp(me)
 	}
 }
 
-/* synchronize_rcu(): gp_target(), wait_for_gp(), the closing fence. */
+/*
+ * synchronize_rcu(): sync_target() (no registered thread: no grace period),
+ * wait_for_gp(), the closing fence.
+ */
 inline synchronize_rcu(me)
 {
-	fence(me);			/* gp_target(): the removal before started */
-	load(me, A_STARTED, target);	/* relaxed */
-	target++;
-	do
-	:: load_acq(me, A_EPOCH, e);	/* acquire */
-		load_acq(me, A_DONE, d);	/* gp_done(): acquire */
-		if
-		:: d >= target -> break
-		:: else
-		fi;
-		/* pthread_mutex_trylock(&leader_lock) */
-		mutex_trylock(me, A_LEADER, d);
-		if
-		:: d == 1 ->
-			do
-			:: load_acq(me, A_DONE, d);	/* gp_done(): acquire */
-				if
-				:: d >= target -> break
-				:: else ->
-					/*
-					 * A leader runs one grace period at
-					 * most, the one its target names:
-					 * started == done under the lock.
-					 */
-					assert(d + 1 == target);
-					run_one_gp(me)
-				fi
-			od;
-			/*
-			 * Callers that queued behind us are not served here:
-			 * each retries after the epoch bump below.
-			 */
-			mutex_unlock(me, A_LEADER);
-			atomic_add(me, A_EPOCH, 1);	/* pairs with nwaiters++ */
-			load(me, A_NWAIT, d);	/* uatomic_read: relaxed */
+	fence(me);			/* sync_target(): the removal before the loads */
+	load_acq(me, A_NREG, d);	/* acquire: pairs with do_unregister() */
+	if
+	:: d == 0 ->
+#ifdef WITNESS_NO_READER
+		/* reached: a call returns without a grace period */
+		assert(d != 0);
+#endif
+		skip
+	:: else ->
+		load(me, A_STARTED, target);	/* relaxed */
+		target++;
+		do
+		:: load_acq(me, A_EPOCH, e);	/* acquire */
+			load_acq(me, A_DONE, d);	/* gp_done(): acquire */
 			if
-			:: d != 0 ->
-				/* futex_wake(&epoch, INT_MAX) */
-				d_step {
-					full_nd(me);
-					tj = 0;
-					do
-					:: tj < NU -> ep_sleep[tj] = 0; tj++
-					:: else -> break
-					od;
-					tj = 0
-				}
+			:: d >= target -> break
 			:: else
 			fi;
-			break
-		:: else ->
-			atomic_add(me, A_NWAIT, 1);	/* pairs with the epoch bump */
-			futex_wait(me, A_EPOCH, e, ep_sleep[me - NR], slept);
-			slept = 0;
-			atomic_sub(me, A_NWAIT, 1)
-		fi
-	od;
+			/* pthread_mutex_trylock(&leader_lock) */
+			mutex_trylock(me, A_LEADER, d);
+			if
+			:: d == 1 ->
+				do
+				:: load_acq(me, A_DONE, d);	/* gp_done(): acquire */
+					if
+					:: d >= target -> break
+					:: else ->
+						/*
+						 * A leader runs one grace period at
+						 * most, the one its target names:
+						 * started == done under the lock.
+						 */
+						assert(d + 1 == target);
+						run_one_gp(me)
+					fi
+				od;
+				/*
+				 * Callers that queued behind us are not served here:
+				 * each retries after the epoch bump below.
+				 */
+				mutex_unlock(me, A_LEADER);
+				atomic_add(me, A_EPOCH, 1);	/* pairs with nwaiters++ */
+				load(me, A_NWAIT, d);	/* uatomic_read: relaxed */
+				if
+				:: d != 0 ->
+					/* futex_wake(&epoch, INT_MAX) */
+					d_step {
+						full_nd(me);
+						tj = 0;
+						do
+						:: tj < NU -> ep_sleep[tj] = 0; tj++
+						:: else -> break
+						od;
+						tj = 0
+					}
+				:: else
+				fi;
+				break
+			:: else ->
+				atomic_add(me, A_NWAIT, 1);	/* pairs with the epoch bump */
+				futex_wait(me, A_EPOCH, e, ep_sleep[me - NR], slept);
+				slept = 0;
+				atomic_sub(me, A_NWAIT, 1)
+			fi
+		od
+	fi;
 	fence(me);			/* later accesses after the grace period */
 	target = 0;
 	e = 0;

@@ -242,7 +242,9 @@ static void bad_arguments(void)
 /*
  * In a forked child: URCU_STALL_TIMEOUT=abc, then the process's first grace
  * period, which reads it (once).  Neither the parent nor the child has run
- * a grace period before (checked: exit 98 otherwise, a failure).
+ * a grace period before (checked: exit 98 otherwise, a failure).  A
+ * registered thread (qsbr: offline), or synchronize_rcu() would need no
+ * grace period and return without one.
  */
 static void env_child(void)
 {
@@ -251,7 +253,11 @@ static void env_child(void)
 	if (T_FN(gp_stats)(&st) || st.completed != 0)
 		_exit(98);
 	setenv("URCU_STALL_TIMEOUT", "abc", 1);
+	T_FN(register_thread)();
+	T_FN(thread_offline)();
 	T_FN(synchronize_rcu)();
+	T_FN(thread_online)();
+	T_FN(unregister_thread)();
 }
 
 static void bad_environment(void)

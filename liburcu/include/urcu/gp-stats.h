@@ -23,8 +23,12 @@ extern "C" {
 #endif
 
 struct urcu_gp_stats {
-	unsigned long long completed;	/* grace periods ended */
-	unsigned long long waiters;	/* threads in synchronize_rcu now */
+	/*
+	 * Grace periods ended; a synchronize_rcu() that found no registered
+	 * thread needs none and counts as one of 0 ns (in hist[0]).
+	 */
+	unsigned long long completed;
+	unsigned long long waiters;	/* threads waiting in synchronize_rcu now */
 	unsigned long long wait_ns_total; /* sum of the durations of those grace periods */
 	unsigned long long wait_ns_max;	/* the longest of them */
 	unsigned long long current_age_ns; /* age of the grace period in flight, 0 if none */
@@ -56,7 +60,8 @@ URCU_API void urcu_set_stall_handler(void (*fn)(const char *report, void *arg), 
  *
  * urcu_<flavor>_set_stall_timeout(seconds): a grace period that has waited
  * this long reports a stall (default 21 s, or URCU_STALL_TIMEOUT from the
- * environment, read at the first grace period); 0 turns reports off.
+ * environment, read at the first grace period with a registered thread);
+ * 0 turns reports off.
  * Returns 0, or -1 with errno EINVAL for a negative or non-finite value.
  * Takes effect from the next sleep of the grace period in flight.
  */
