@@ -19,6 +19,11 @@
  *
  * Both also print <prefix>.reader_cpu: the percentage of its lifetime the
  * reader spent on a CPU (bench_reader_stop()).
+ *
+ * -m unregistered: no reader at all.  The main thread, never registered
+ *   with the flavor, calls synchronize_rcu() back to back for -t seconds
+ *   (default 1 s, -q 0.3 s).  Prints sync.<flavor>.unreg_call: the mean
+ *   time of one call, in ns.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -29,6 +34,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void latency_run(const struct bench_opts *opts)
 {
@@ -117,6 +123,27 @@ static void concurrent_run(const struct bench_opts *opts)
 	free(callers);
 }
 
+/* -m unregistered: see the top; the clock is read every 8 calls. */
+static void unregistered_run(const struct bench_opts *opts)
+{
+	double secs = opts->max_seconds > 0 ? opts->max_seconds : opts->quick ? 0.3 : 1.0;
+	unsigned long calls = 0;
+	uint64_t t0, t1, deadline;
+	char name[64];
+
+	synchronize_rcu();	/* warm-up */
+	t0 = bench_now_ns();
+	deadline = t0 + (uint64_t)(secs * 1e9);
+	do {
+		for (int i = 0; i < 8; i++)
+			synchronize_rcu();
+		calls += 8;
+		t1 = bench_now_ns();
+	} while (t1 < deadline);
+	snprintf(name, sizeof(name), "sync.%s.unreg_call", BENCH_FLAVOR);
+	bench_metric(name, (double)(t1 - t0) / (double)calls, "ns");
+}
+
 int main(int argc, char **argv)
 {
 	struct bench_opts opts;
@@ -126,6 +153,12 @@ int main(int argc, char **argv)
 	bench_parse_opts(argc, argv, &opts);
 	bench_pin_init();
 	bench_pin(BENCH_CPU_UPDATER);
+	if (opts.mode && !strcmp(opts.mode, "unregistered")) {
+		unregistered_run(&opts);
+		return 0;
+	}
+	if (opts.mode)
+		bench_die("unknown mode %s (known: unregistered)", opts.mode);
 	bench_reader_start();
 	if (opts.callers == 1)
 		latency_run(&opts);
