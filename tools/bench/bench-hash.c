@@ -11,6 +11,12 @@
  *          auto-resize) with as many buckets as keys (load factor ~1).
  *          Prints hash.hit<KEYS>.t<THREADS> in lookups/s (all threads).
  * -m miss  -n KEYS: the same, for keys that are not in the table.
+ * -m hit-auto -n KEYS -c THREADS: lookups that hit, on an AUTO_RESIZE |
+ *          ACCOUNTING table made as liburcu's test_urcu_hash makes it with
+ *          -A (32 initial buckets, at least 1, at most 2^20) and filled
+ *          with cds_lfht_add; -n 10 is the small key range of liburcu's
+ *          runhash.sh (-A -M 10 -N 10 -O 10), lookups only.  Prints
+ *          hash.hitauto<KEYS>.t<THREADS> in lookups/s.
  * -m mixed -n KEYS -c THREADS: 90% lookup / 5% add_unique / 5% del on an
  *          AUTO_RESIZE | ACCOUNTING table; removed nodes freed with
  *          call_rcu.  Prints hash.mixed<KEYS>.t<THREADS> in ops/s.
@@ -363,19 +369,24 @@ int main(int argc, char **argv)
 	bench_pin_init();
 	rcu_register_thread();
 
-	if (!strcmp(mode, "hit") || !strcmp(mode, "miss")) {
-		int miss = !strcmp(mode, "miss");
+	if (!strcmp(mode, "hit") || !strcmp(mode, "miss") || !strcmp(mode, "hit-auto")) {
+		int miss = !strcmp(mode, "miss"), autoresize = !strcmp(mode, "hit-auto");
 		unsigned long size = pow2_at_least((unsigned long) n);
 		double rate;
 
-		ht = cds_lfht_new(size, size, size, 0, NULL);
+		if (autoresize)
+			ht = cds_lfht_new(32, 1, 1UL << 20,
+					  CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, NULL);
+		else
+			ht = cds_lfht_new(size, size, size, 0, NULL);
 		if (!ht)
 			bench_die("cds_lfht_new failed");
 		fill(n);
 		rcu_thread_offline_if_qsbr();
 		rate = run_workers(o.callers, lookup_worker, miss, secs, &errors);
 		rcu_thread_online_if_qsbr();
-		snprintf(name, sizeof(name), "hash.%s%ld.t%d", mode, n, o.callers);
+		snprintf(name, sizeof(name), "hash.%s%ld.t%d", autoresize ? "hitauto" : mode, n,
+			 o.callers);
 		bench_metric(name, rate, "op/s");
 		empty_table();
 	} else if (!strcmp(mode, "mixed") || !strcmp(mode, "mixed-auto")) {
