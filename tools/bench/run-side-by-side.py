@@ -32,9 +32,14 @@ URCU_I_PHASE_TRACE copies of the libraries that tools/bench/meson.build
 builds), beside the same flavors' synchronize_rcu p50 from the production
 libraries and the membarrier floor, all from the same run.
 
+--quick runs the regression gate's rows (GATE_METRICS: the read side, the
+grace periods, call_rcu, synchronize_rcu from an unregistered thread and
+three hash-table rows) and nothing else, as short processes, GATE_ROUNDS
+rounds.
+
 --plan prints the runs a command would make and their estimated time,
 without running anything (the full run is meant to stay under ~10 minutes,
---quick under one).
+--quick under 5 on 2 CPUs).
 
 Exit status: 0 when every benchmark ran (whether or not targets are met),
 1 when a benchmark crashed, lost callbacks, timed out or failed to build
@@ -114,6 +119,9 @@ for _fl in ("memb", "mb", "qsbr", "bp", "signal"):
                  ["sync.%s.%s" % (_fl, s)
                   for s in ("p50", "mean", "p99", "samples", "reader_cpu")
                   + (("floor", "over_floor") if _fl in ("memb", "bp") else ())]))
+for _fl in ("memb", "mb", "qsbr", "bp", "signal"):
+    # synchronize_rcu from a thread that never registered, no reader at all
+    RUNS.append(("sync-" + _fl, ["-m", "unregistered"], 1, ["sync.%s.unreg_call" % _fl]))
 RUNS += [
     # gp/s with several callers swings with what else runs (whether the
     # reader's CPU is busy decides what a membarrier costs): shorter,
@@ -148,10 +156,6 @@ RUNS.append(("scale-memb", ["-m", "churn"], 1,
              ["churn.memb.rate", "churn.memb.gps", "churn.memb.threads",
               "churn.memb.register.p50", "churn.memb.register.p99",
               "churn.memb.unregister.p50", "churn.memb.unregister.p99"]))
-
-# Runs repeated only in full runs: --quick keeps one process per side and
-# round, so that it stays under a minute.
-QUICK_SINGLE = {"read-", "sync-memb -c", "callback-memb -m throughput"}
 
 # The A/A rows: our build runs these a second time in every round (after
 # both sides' runs, so that ours/ours spans the same stretch of time as
@@ -198,6 +202,8 @@ def estimate_s(name, args, quick):
     if name.startswith("read-"):
         return 0.35 if quick else 0.9
     if name.startswith("sync-"):
+        if "unregistered" in a:
+            return 0.35 if quick else 1.05
         if "-c" in args:
             return 1.1
         return 0.6 if quick else 2.1
@@ -214,6 +220,9 @@ def estimate_s(name, args, quick):
     if name.startswith("hash-"):
         if "resize" in a:
             return 6.0
+        if "mixed" in a and "1000000" in args:
+            # filling 10^6 keys from one bucket, and the teardown
+            return 2.5 if quick else 3.5
         return 0.5 if quick else 1.5
     if name.startswith("cds-"):
         return 0.8 if quick else 3.3
@@ -236,7 +245,10 @@ for _n in (1000, 1000000):
                      ["hash.hit%d.t%d" % (_n, _t)]))
 RUNS += [
     ("hash-memb", ["-m", "miss", "-n", "1000000", "-c", "1"], 1, ["hash.miss1000000.t1"]),
+    ("hash-memb", ["-m", "mixed", "-n", "1000000", "-c", "1"], 1, ["hash.mixed1000000.t1"]),
     ("hash-memb", ["-m", "mixed", "-n", "1000000", "-c", "2"], 1, ["hash.mixed1000000.t2"]),
+    # liburcu's runhash.sh small key range (-A -M 10 -N 10 -O 10), lookups only
+    ("hash-memb", ["-m", "hit-auto", "-n", "10", "-c", "1"], 1, ["hash.hitauto10.t1"]),
     ("hash-memb", ["-m", "mixed-auto", "-n", "1000", "-c", "2"], 1, ["hash.mixedauto1000.t2"]),
     ("hash-memb", ["-m", "mixed-auto", "-n", "1000000", "-c", "2"], 1,
      ["hash.mixedauto1000000.t2"]),
@@ -276,7 +288,13 @@ TARGETS = {
     "sync4.memb.gps": ("ratio>=", 1.5),
     "cblat.memb.p50": ("ours<=", 250.0),
     "cblat.memb.p99": ("ours<=", 2000.0),
-    "cbtput.memb.rate": ("ratio>=", 1.0),
+    "cbtput.memb.rate": ("ratio>=", 0.95),
+    # synchronize_rcu from a thread that never registered, no reader
+    "sync.memb.unreg_call": ("ratio<=", 1.05),
+    "sync.mb.unreg_call": ("ratio<=", 1.05),
+    "sync.qsbr.unreg_call": ("ratio<=", 1.05),
+    "sync.bp.unreg_call": ("ratio<=", 1.05),
+    "sync.signal.unreg_call": ("ratio<=", 1.05),
     # idle registered threads and registration churn
     "idle256.memb.p50": ("ratio<=", 0.5),
     "idle1024.memb.p50": ("ratio<=", 0.5),
@@ -287,11 +305,30 @@ TARGETS = {
     "hash.hit1000000.t1": ("ratio>=", 1.15),
     "hash.hit1000000.t2": ("ratio>=", 1.15),
     "hash.miss1000000.t1": ("ratio>=", 1.15),
+    "hash.mixed1000000.t1": ("ratio>=", 0.95),
     "hash.mixed1000000.t2": ("ratio>=", 1.2),
+    "hash.hitauto10.t1": ("ratio>=", 1.0),
     "hash.grow": ("ratio<=", 1 / 1.5),
     "hash.shrink": ("ratio<=", 1 / 1.5),
-    "hash.mem.per_table": ("ratio<=", 0.25),
+    "hash.mem.per_table": ("ratio<=", 0.6),
 }
+
+# The regression gate (--quick, --check, --write-baseline): the rows whose
+# ratio ours/liburcu --check compares with the stored baseline.  --quick
+# makes exactly the runs that print one of them (hash rows included).
+GATE_METRICS = (
+    "read.memb.inline", "read.memb.call", "read.qsbr.inline",
+    "sync.memb.p50", "sync.memb.over_floor", "sync.bp.mean", "sync.bp.over_floor",
+    "sync.signal.p50", "sync4.memb.gps",
+    "sync.memb.unreg_call", "sync.mb.unreg_call", "sync.qsbr.unreg_call",
+    "sync.bp.unreg_call", "sync.signal.unreg_call",
+    "cblat.memb.p50", "cblat.memb.p99", "cbtput.memb.rate",
+    "hash.mixed1000000.t1", "hash.hitauto10.t1", "hash.mem.per_table",
+)
+
+# Rounds of a --quick (gate) run: short processes, more rounds than a full
+# run, within 5 minutes on 2 CPUs (--plan --quick).
+GATE_ROUNDS = 5
 
 SIDES = ("ours", "liburcu")
 
@@ -736,29 +773,37 @@ def is_aa(name, args):
     return any(name == n and list(args) == a for n, a in AA_RUNS)
 
 
-def planned_repeat(name, args, repeat, quick):
-    key = "%s %s" % (name, " ".join(args))
-    if quick and any(key.startswith(p) for p in QUICK_SINGLE):
-        return 1
-    return repeat
+def default_rounds(opts):
+    if opts.quick:
+        return 1 if opts.breakdown else GATE_ROUNDS
+    return 3
+
+
+def run_selected(opts, name, metrics):
+    """Whether a run of RUNS belongs to this command: --only, then --quick
+    (the gate's runs, data structures included) or --data-structures."""
+    if opts.only and opts.only not in name:
+        return False
+    if opts.quick:
+        return any(m in GATE_METRICS for m in metrics)
+    return name not in DATA_STRUCTURE_BINARIES or bool(opts.only or opts.data_structures)
+
+
+def selected_runs(opts):
+    return [r for r in RUNS if run_selected(opts, r[0], r[3])]
 
 
 def selected_binaries(opts):
-    return [n for n in BINARIES
-            if not (opts.only and opts.only not in n)
-            and not (n in DATA_STRUCTURE_BINARIES and not (opts.only or opts.data_structures))]
+    return list(dict.fromkeys(r[0] for r in selected_runs(opts)))
 
 
 def planned_runs(opts, rounds):
     """Every process a side-by-side run makes: (name, args, side, estimated s)."""
-    names = set(selected_binaries(opts))
     runs = []
     for _ in range(rounds):
-        for name, args, repeat, _ in RUNS:
-            if name not in names:
-                continue
+        for name, args, repeat, _ in selected_runs(opts):
             sides = list(SIDES) + (["ours2"] if is_aa(name, args) else [])
-            for _ in range(planned_repeat(name, args, repeat, opts.quick)):
+            for _ in range(repeat):
                 for side in sides:
                     runs.append((name, args, side, estimate_s(name, args, opts.quick)))
     return runs
@@ -1077,13 +1122,17 @@ def self_test():
     check(verdict("sync.memb.p50", 0.57, 1.0, noise)[1] == "misses (within noise of the target)",
           "a miss inside the noise of the target says so")
     check(verdict("sync.memb.p50", 0.40, 1.0, noise)[1] == "meets", "a clear meet is plain")
-    # the time budgets (full run 10 min, --quick 1 min), on the plan (a quiet
+    # the time budgets (full run 10 min, --quick 5 min), on the plan (a quiet
     # machine's estimates)
-    for quick, rounds, budget in ((False, 3, 600.0), (True, 1, 60.0)):
+    for quick, budget in ((False, 600.0), (True, 300.0)):
         o = argparse.Namespace(only=None, data_structures=False, quick=quick, breakdown=False)
-        total = plan_summary(planned_runs(o, rounds), 2 * len(selected_binaries(o)))[0]
+        total = plan_summary(planned_runs(o, default_rounds(o)), 2 * len(selected_binaries(o)))[0]
         check(total <= budget, "planned %s run %.0f s <= %.0f s"
               % ("--quick" if quick else "full", total, budget))
+    printed = [m for _, _, _, metrics in selected_runs(o) for m in metrics]
+    check(all(m in printed for m in GATE_METRICS), "--quick runs every gate row")
+    check(all(any(m in GATE_METRICS for m in r[3]) for r in selected_runs(o)),
+          "and only runs that print one")
     print("1..%d" % len(checks))
     for i, (ok, what) in enumerate(checks, 1):
         print("%s %d - %s" % ("ok" if ok else "not ok", i, what))
@@ -1101,9 +1150,10 @@ def main():
                     help="dpkg -x tree of liburcu-dev + liburcu8 (default: /opt/liburcu-ref; "
                     "fetched into the build directory when absent)")
     ap.add_argument("--quick", action="store_true",
-                    help="short runs, one round (a smoke test, ~30 s)")
+                    help="the regression gate's rows only, short runs, %d rounds (~3 min)"
+                    % GATE_ROUNDS)
     ap.add_argument("--rounds", type=int, default=None,
-                    help="interleaved rounds (default 3, 1 with --quick)")
+                    help="interleaved rounds (default 3, %d with --quick)" % GATE_ROUNDS)
     ap.add_argument("--only", default=None,
                     help="run only benchmarks whose binary name contains this string")
     ap.add_argument("--data-structures", action="store_true",
@@ -1124,7 +1174,7 @@ def main():
                     help="build liburcu on both sides (an A/A run): the ratios then show "
                     "the noise floor of this machine")
     opts = ap.parse_args()
-    rounds = opts.rounds or (1 if opts.quick else 3)
+    rounds = opts.rounds or default_rounds(opts)
     sys.stdout.reconfigure(line_buffering=True)
     if opts.self_test:
         return self_test()
@@ -1227,12 +1277,10 @@ def main():
     results["aa_spread"] = {}
     for rnd in range(rounds):
         order = SIDES if rnd % 2 == 0 else tuple(reversed(SIDES))
-        for name, args, repeat, metrics in RUNS:
-            if opts.only and opts.only not in name:
-                continue
+        for name, args, repeat, metrics in selected_runs(opts):
             seq = list(order) + (["ours2"] if is_aa(name, args) else [])
             got = {side: {m: [] for m in metrics} for side in seq}
-            for _ in range(planned_repeat(name, args, repeat, opts.quick)):
+            for _ in range(repeat):
                 for side in seq:
                     exe = exes["ours" if side == "ours2" else side].get(name)
                     if exe is None:
