@@ -668,6 +668,18 @@ def verdict(metric, ours, theirs, noise=None):
     return text, word
 
 
+def median_of(results, side, metric):
+    vals = [v for v in results.get(side, {}).get(metric, []) if v is not None]
+    return statistics.median(vals) if vals else None
+
+
+def round_ratios(results, metric):
+    """ours / liburcu of each round where both sides measured."""
+    return [o / t for o, t in zip(results["ours"].get(metric, []),
+                                  results["liburcu"].get(metric, []))
+            if o is not None and t]
+
+
 def print_table(results, units, rounds, failed, noise=None):
     rows = []
     for _, _, _, metrics in RUNS:
@@ -676,10 +688,7 @@ def print_table(results, units, rounds, failed, noise=None):
                 continue
             if any(r[0] == m for r in rows):
                 continue
-            med = {}
-            for side in SIDES:
-                vals = [v for v in results[side].get(m, []) if v is not None]
-                med[side] = statistics.median(vals) if vals else None
+            med = {side: median_of(results, side, m) for side in SIDES}
             ours, theirs = med["ours"], med["liburcu"]
             unit = units.get(m, "")
             shown = {side: "FAILED" if (side, m) in failed and med[side] is None
@@ -688,11 +697,8 @@ def print_table(results, units, rounds, failed, noise=None):
             if ours is not None and theirs:
                 ratio = "%.2f" % (ours / theirs)
             spread = "-"
-            pairs = [(o, t) for o, t in zip(results["ours"].get(m, []),
-                                            results["liburcu"].get(m, []))
-                     if o is not None and t]
-            if len(pairs) > 1:
-                rs = [o / t for o, t in pairs]
+            rs = round_ratios(results, m)
+            if len(rs) > 1:
                 spread = "%.2f-%.2f" % (min(rs), max(rs))
             target, verd = verdict(m, ours, theirs, noise)
             vs = versus(m, ours / theirs if ours is not None and theirs else None,
@@ -725,8 +731,7 @@ def print_derived(results):
     membarrier), and the cost of each idle registered thread (target: at
     most 30 ns per idle reader over the 1-reader p50)."""
     def med(side, m):
-        vals = [v for v in results[side].get(m, []) if v is not None]
-        return statistics.median(vals) if vals else None
+        return median_of(results, side, m)
 
     lines = []
     inline = med("ours", "read.memb.inline")
@@ -1139,7 +1144,7 @@ def self_test():
     return 0 if all(ok for ok, _ in checks) else 1
 
 
-def main():
+def parse_args():
     ap = argparse.ArgumentParser(description="Benchmarks this project's RCU core against "
                                  "Debian's liburcu, same source, same run.")
     ap.add_argument("--build-dir", default=os.environ.get("BUILD_DIR",
@@ -1174,6 +1179,11 @@ def main():
                     help="build liburcu on both sides (an A/A run): the ratios then show "
                     "the noise floor of this machine")
     opts = ap.parse_args()
+    return opts
+
+
+def main():
+    opts = parse_args()
     rounds = opts.rounds or default_rounds(opts)
     sys.stdout.reconfigure(line_buffering=True)
     if opts.self_test:
@@ -1181,40 +1191,74 @@ def main():
     if opts.plan:
         print_plan(opts, rounds)
         return 0
+    rc, record = side_by_side(opts, rounds, opts.self_compare)
+    if record is not None and opts.json:
+        write_json(opts.json, record)
+    return rc
 
+
+def write_json(path, data):
+    with open(path, "w") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
+
+
+def side_by_side(opts, rounds, self_compare):
+    """One run (or --breakdown): builds both sides, runs them, prints the
+    table; returns (exit status, the run's record as --json writes it, or
+    None)."""
     build = os.path.abspath(opts.build_dir)
-    our_libdir = os.path.join(build, "liburcu")
-    if not os.path.isdir(our_libdir):
-        log("bench: no %s: configure and build first (meson setup %s %s && ninja -C %s)"
-            % (our_libdir, build, SRC_ROOT, build))
-        return 2
-    if not opts.no_rebuild and not opts.self_compare:
+    if not os.path.isdir(os.path.join(build, "liburcu")):
+        log("bench: no %s/liburcu: configure and build first (meson setup %s %s && ninja -C %s)"
+            % (build, build, SRC_ROOT, build))
+        return 2, None
+    if not opts.no_rebuild and not self_compare:
         rebuild_libraries(build)
     if opts.breakdown and not opts.no_rebuild:
         rebuild_breakdown(build)
     workdir = os.path.join(build, "bench-side-by-side")
     os.makedirs(workdir, exist_ok=True)
+    ref = (None, None) if opts.breakdown else liburcu_tree(opts, workdir)
+    if ref is None:
+        return 2, None
+    built = build_benchmarks(opts, build, workdir, ref, self_compare)
+    if built is None:
+        return 2, None
+    exes, failures, nbin = built
+    if opts.breakdown:
+        return run_breakdown(opts, rounds, build, exes["ours"], failures), None
+    return measure(opts, rounds, build, ref, exes, failures, nbin, self_compare)
 
+
+def liburcu_tree(opts, workdir):
+    """(include dir, lib dir) of liburcu: --ref-dir, else fetched into the
+    build directory; None (logged) when neither works."""
     triplet = multiarch()
-    ref = (None, None) if opts.breakdown else find_ref_tree(opts.ref_dir, triplet)
+    ref = find_ref_tree(opts.ref_dir, triplet)
     if ref is None:
         cache = os.path.join(workdir, "liburcu-ref")
         ref = find_ref_tree(cache, triplet) or fetch_ref(cache, triplet)
         if ref is None:
             log("bench: liburcu not found in %s and could not be fetched into %s"
                 % (opts.ref_dir, cache))
-            return 2
-    ref_inc, ref_lib = ref
+    return ref
 
+
+def build_benchmarks(opts, build, workdir, ref, self_compare):
+    """Compiles everything first (two compilers at a time), so that no
+    compile runs between measurements.  Returns ({side: {name: exe}},
+    failures, number of binaries), or None when one loads the wrong library."""
+    our_libdir = os.path.join(build, "liburcu")
     our_incs = [os.path.join(SRC_ROOT, "liburcu/include"), os.path.join(SRC_ROOT, "arch/include")]
     our_incs += [d for d in (os.path.join(build, "arch/include"),
                              os.path.join(build, "liburcu/include")) if os.path.isdir(d)]
-    setups = {"ours": (our_incs, our_libdir), "liburcu": ([ref_inc], ref_lib)}
-    if opts.self_compare:
+    setups = {"ours": (our_incs, our_libdir), "liburcu": ([ref[0]], ref[1])}
+    if self_compare:
         setups["ours"] = setups["liburcu"]
-
-    # Build everything first (two compilers at a time), so that no compile
-    # runs between measurements.
+    if opts.breakdown:
+        names = ["sync-" + fl for fl in BREAKDOWN_FLAVORS] + ["scale-memb"]
+    else:
+        names = selected_binaries(opts)
     failures = []
     exes = {side: {} for side in SIDES}
     jobs = []
@@ -1222,12 +1266,7 @@ def main():
         incs, libdir = setups[side]
         outdir = os.path.join(workdir, side)
         os.makedirs(outdir, exist_ok=True)
-        for name in BINARIES:
-            if opts.breakdown:
-                if name not in ["sync-" + fl for fl in BREAKDOWN_FLAVORS] + ["scale-memb"]:
-                    continue
-            elif name not in selected_binaries(opts):
-                continue
+        for name in names:
             flavor = BINARIES[name][1]
             if not os.path.exists(os.path.join(libdir, "liburcu-%s.so" % flavor)):
                 log("bench: %s: no liburcu-%s in %s, skipped" % (side, flavor, libdir))
@@ -1246,35 +1285,22 @@ def main():
                 continue
             if not check_linkage(exe, libdir):
                 log("bench: %s/%s does not load its libraries from %s" % (side, name, libdir))
-                return 2
+                return None
             exes[side][name] = exe
+    return exes, failures, len(jobs)
 
-    if opts.breakdown:
-        return run_breakdown(opts, rounds, build, exes["ours"], failures)
 
-    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-    load_before = load_text()
-    if opts.self_compare:
-        print("# A/A run: liburcu %s on both sides (column 'ours' is liburcu too)"
-              % ref_version(ref_inc, ref_lib))
-    else:
-        print("# side-by-side: ours (%s, source %s) vs liburcu %s (%s)"
-              % (build, source_revision(), ref_version(ref_inc, ref_lib), ref_lib))
-    print("# command: %s" % sh([sys.argv[0]] + sys.argv[1:]))
-    print("# started %s, load (uptime) %s, %d CPUs, %d round(s)%s"
-          % (stamp, load_before, os.cpu_count() or 0, rounds, ", quick" if opts.quick else ""))
-    print("# planned: %s" % plan_summary(planned_runs(opts, rounds), len(jobs))[1])
-    sys.stdout.flush()
-
-    t_start = time.monotonic()
-    results = {side: {} for side in SIDES}
+def run_rounds(opts, rounds, exes):
+    """The interleaved rounds.  Returns (results, units, failed, failures,
+    preempted): results[side][metric] holds one value per round (None when
+    not measured), results["aa_spread"][metric] the A/A spread of each round."""
+    results = {side: {} for side in SIDES + ("ours2",)}
+    results["aa_spread"] = {}
     units = {}
     failed = set()
+    failures = []
     preempted = {}
-    cpu_before = cpu_times()
     extra = ["-q"] if opts.quick else []
-    results["ours2"] = {}
-    results["aa_spread"] = {}
     for rnd in range(rounds):
         order = SIDES if rnd % 2 == 0 else tuple(reversed(SIDES))
         for name, args, repeat, metrics in selected_runs(opts):
@@ -1313,7 +1339,30 @@ def main():
                 if len(ours_all) > 1:
                     results["aa_spread"].setdefault(m, []).append(max(ours_all) / min(ours_all))
         log("bench: round %d/%d done" % (rnd + 1, rounds))
+    return results, units, failed, failures, preempted
 
+
+def measure(opts, rounds, build, ref, exes, failures, nbin, self_compare):
+    """Runs the rounds and prints the header, the table and the failures;
+    returns (exit status, the run's record)."""
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    load_before = load_text()
+    version = ref_version(*ref)
+    if self_compare:
+        print("# A/A run: liburcu %s on both sides (column 'ours' is liburcu too)" % version)
+    else:
+        print("# side-by-side: ours (%s, source %s) vs liburcu %s (%s)"
+              % (build, source_revision(), version, ref[1]))
+    print("# command: %s" % sh([sys.argv[0]] + sys.argv[1:]))
+    print("# started %s, load (uptime) %s, %d CPUs, %d round(s)%s"
+          % (stamp, load_before, os.cpu_count() or 0, rounds, ", quick" if opts.quick else ""))
+    print("# planned: %s" % plan_summary(planned_runs(opts, rounds), nbin)[1])
+    sys.stdout.flush()
+
+    t_start = time.monotonic()
+    cpu_before = cpu_times()
+    results, units, failed, run_failures, preempted = run_rounds(opts, rounds, exes)
+    failures = failures + run_failures
     load_after = load_text()
     cpu_after = cpu_times()
     usage = ""
@@ -1343,21 +1392,18 @@ def main():
               % (READER_MIN_CPU, READER_RETRIES))
         for (side, m), n in sorted(preempted.items()):
             print("  %s: %s in %d measurement(s)" % (m.rsplit(".", 1)[0], side, n))
-
-    if opts.json:
-        with open(opts.json, "w") as f:
-            json.dump({"started": stamp, "rounds": rounds, "quick": opts.quick,
-                       "units": units, "results": results, "failures": failures,
-                       "preempted": ["%s %s %d" % (k[0], k[1], v) for k, v in preempted.items()]},
-                      f, indent=1)
-
     if failures:
         print()
         print("FAILED:")
         for f in failures:
             print("  " + f)
-        return 1
-    return 0
+    record = {"started": stamp, "rounds": rounds, "quick": opts.quick, "only": opts.only,
+              "self_compare": self_compare, "commit": source_revision(), "liburcu": version,
+              "cpus": os.cpu_count() or 0, "load_start": load_before, "load_end": load_after,
+              "built_ours": sorted(exes["ours"]),
+              "units": units, "results": results, "failures": failures,
+              "preempted": ["%s %s %d" % (k[0], k[1], v) for k, v in preempted.items()]}
+    return (1 if failures else 0), record
 
 
 if __name__ == "__main__":
