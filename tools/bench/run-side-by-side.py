@@ -35,7 +35,7 @@ libraries and the membarrier floor, all from the same run.
 --quick runs the regression gate's rows (GATE_METRICS: the read side, the
 grace periods, call_rcu, synchronize_rcu from an unregistered thread and
 three hash-table rows) and nothing else, as short processes, GATE_ROUNDS
-rounds.
+rounds: the regression gate (below).
 
 --plan prints the runs a command would make and their estimated time,
 without running anything (the full run is meant to stay under ~10 minutes,
@@ -46,13 +46,52 @@ Exit status: 0 when every benchmark ran (whether or not targets are met),
 against our library, 2 on a usage or set-up error.  Target verdicts are
 informational.
 
+The regression gate
+-------------------
+    meson test -C build --suite bench bench-check
+    tools/bench/run-side-by-side.py --build-dir build --check [--baseline FILE]
+    tools/bench/run-side-by-side.py --check --from-json RUN.json
+
+--check runs the gate (--quick, ~3 min on 2 CPUs) or takes a run's --json
+record, and compares each gate row's ratio ours/liburcu with the stored
+baseline (tools/bench/baseline.json).  A row SLIPPED when its ratio got worse
+(lower for gp/s, cb/s, op/s and thr/s; higher for times and bytes) by more
+than its margin: the largest of the baseline's A/A spread for the row, this
+run's A/A floor for it (noise_for()) and CHECK_MIN_MARGIN (1.05); "better"
+when it improved by more.  One line per row (metric, baseline ratio, now,
+margin, verdict), then a summary.  Exit status 0 when nothing slipped; 1 when
+a row slipped, a baseline row is missing (unless its binary is optional,
+call_rcu, and was not built; rows left out by --only are "not run") or our
+build failed (a failure of liburcu's side is reported, not counted); 77
+(meson: skipped) when there is no baseline file; 2 on an unreadable file.
+
+The baseline holds per gate row the ratio (median over rounds, as in the
+table), its A/A spread from a --self-compare gate run made in the same
+conditions (max/min of the two liburcu sides in each round, taken over the
+rounds as the noise floor is: the median round), the unit and both medians;
+and when, where and how it was measured (date, commit, liburcu version, CPU
+count, load at start and end, rounds) for both runs.  Write it on a quiet
+machine, either in one go (a gate run, then a --self-compare gate run; with
+--json RUN.json both records are kept, the second as RUN-aa.json):
+    tools/bench/run-side-by-side.py --build-dir build --write-baseline tools/bench/baseline.json
+or from two records made before:
+    tools/bench/run-side-by-side.py --quick --json RUN.json
+    tools/bench/run-side-by-side.py --quick --self-compare --json SELF.json
+    tools/bench/run-side-by-side.py --write-baseline tools/bench/baseline.json \
+        --from-json RUN.json --aa-json SELF.json
+No baseline is written when a benchmark failed in either run.  Update the
+baseline in the same commit as a change that moves a row on purpose, with
+the reason in the commit message.
+
 Python 3 standard library only.
 """
 
 import argparse
 import concurrent.futures
+import contextlib
 import datetime
 import glob
+import io
 import json
 import math
 import os
@@ -1080,6 +1119,295 @@ def print_plan(opts, rounds):
         print("  %-45s %3d processes  ~%5.1f s" % (key.strip(), n, t))
 
 
+# --- The regression gate -------------------------------------------------
+
+BASELINE = os.path.join(HERE, "baseline.json")
+# The smallest margin --check allows a row, whatever the A/A spreads say.
+CHECK_MIN_MARGIN = 1.05
+
+
+def row_ratio(results, metric):
+    """The table's ratio: median of ours / median of liburcu, or None."""
+    ours, theirs = median_of(results, "ours", metric), median_of(results, "liburcu", metric)
+    return ours / theirs if ours is not None and theirs else None
+
+
+def aa_row_spread(results, metric):
+    """A --self-compare run's spread of @metric (both sides are liburcu):
+    max/min of the two sides in each round, over the rounds as
+    round_spread() takes them; None when not measured."""
+    spreads = [max(r, 1 / r) for r in round_ratios(results, metric) if r]
+    return round_spread(spreads) if spreads else None
+
+
+def digits(x):
+    """@x to 4 significant digits (a baseline that diffs well), or None."""
+    return None if x is None else float("%.4g" % x)
+
+
+def make_baseline(run, aa):
+    """The baseline from a gate run and a --self-compare gate run (records
+    as --json writes them): per gate row the ratio, the A/A spread, the unit
+    and both medians (for the reader), plus when and where it was measured."""
+    if not aa.get("self_compare"):
+        raise ValueError("the A/A run is not a --self-compare run")
+    rows = {}
+    for m in GATE_METRICS:
+        ratio = row_ratio(run["results"], m)
+        if ratio is None:
+            continue
+        rows[m] = {"ratio": digits(ratio), "aa_spread": digits(aa_row_spread(aa["results"], m)),
+                   "unit": run["units"].get(m, ""),
+                   "ours": digits(median_of(run["results"], "ours", m)),
+                   "liburcu": digits(median_of(run["results"], "liburcu", m))}
+    keys = ("started", "commit", "liburcu", "cpus", "load_start", "load_end", "rounds", "only")
+    meta = {k: run.get(k) for k in keys}
+    meta["aa_run"] = {k: aa.get(k) for k in keys}
+    return {"format": 1, "meta": meta, "rows": rows}
+
+
+def judge(base, now, unit, margin):
+    """'SLIPPED' when the ratio got worse than @base by more than @margin
+    (lower for rates, higher for times and sizes), 'better' when it got
+    better by more, else 'ok'."""
+    if unit in HIGHER_IS_BETTER:
+        worse = base / now if now else math.inf
+    else:
+        worse = now / base
+    if worse > margin:
+        return "SLIPPED"
+    if worse < 1 / margin:
+        return "better"
+    return "ok"
+
+
+def metric_binary(metric):
+    return next((name for name, _, _, metrics in RUNS if metric in metrics), None)
+
+
+def missing_verdict(metric, run):
+    """(verdict, fails) for a baseline row the run did not measure."""
+    name = metric_binary(metric)
+    if run.get("only") and name and run["only"] not in name:
+        return "not run (--only)", False
+    if name in OPTIONAL_OURS and name not in run.get("built_ours", []):
+        return "missing (%s not built: optional)" % name, False
+    return "MISSING", True
+
+
+def check_rows(baseline, run):
+    """One (metric, baseline ratio, ratio now, margin, verdict, fails) per
+    row of the baseline, then the gate rows it lacks.  A row's margin is the
+    largest of its stored A/A spread, this run's A/A floor for it
+    (noise_for()) and CHECK_MIN_MARGIN."""
+    noise = compute_noise(run["results"])
+    rows = []
+    for m, b in baseline["rows"].items():
+        now = row_ratio(run["results"], m)
+        if now is None:
+            rows.append((m, b["ratio"], None, None) + missing_verdict(m, run))
+            continue
+        margin = max(x for x in (b.get("aa_spread"), noise_for(m, noise)[0], CHECK_MIN_MARGIN)
+                     if x)
+        v = judge(b["ratio"], now, run["units"].get(m) or b.get("unit", ""), margin)
+        rows.append((m, b["ratio"], now, margin, v, v == "SLIPPED"))
+    for m in GATE_METRICS:
+        now = row_ratio(run["results"], m)
+        if m not in baseline["rows"] and now is not None:
+            rows.append((m, None, now, None, "new (not in the baseline)", False))
+    return rows
+
+
+def ours_failures(run):
+    """The failures of our build (a crash or a timeout of liburcu's is
+    reported, but is no regression of ours)."""
+    return [f for f in run.get("failures", []) if f.startswith(("ours/", "ours2/"))]
+
+
+def check_status(rows, run):
+    return 1 if ours_failures(run) or any(r[5] for r in rows) else 0
+
+
+def print_check(rows, baseline, run):
+    def num(x, suffix=""):
+        return "-" if x is None else "%.3f%s" % (x, suffix)
+
+    table = [(m, num(b), num(now), num(margin, "x"), v) for m, b, now, margin, v, _ in rows]
+    head = ("metric", "baseline ratio", "now", "margin", "verdict")
+    widths = [max(len(r[i]) for r in table + [head]) for i in range(len(head))]
+    print()
+    print("Regression gate: ratio ours/liburcu now against the baseline (worse beyond the "
+          "margin = SLIPPED)")
+    for r in [head] + table:
+        print("  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    meta = baseline.get("meta", {})
+    if meta.get("cpus") and meta["cpus"] != run.get("cpus"):
+        print("warning: the baseline was measured on %s CPUs, this run on %s"
+              % (meta["cpus"], run.get("cpus")))
+    count = {}
+    for r in rows:
+        key = r[4].split(" (", 1)[0]
+        count[key] = count.get(key, 0) + 1
+    failed = len(ours_failures(run))
+    print("bench-check: %s: %d rows (%s)%s; baseline of %s (commit %s, load %s)"
+          % ("FAILED" if check_status(rows, run) else "passed", len(rows),
+             ", ".join("%d %s" % (n, k) for k, n in sorted(count.items())),
+             ", %d failure(s) of our build" % failed if failed else "",
+             meta.get("started", "?"), meta.get("commit", "?"),
+             (meta.get("load_start") or "?").split(" (")[0]))
+
+
+def load_record(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def gate_check(opts, rounds):
+    """--check: 0 when no row slipped, 1 when one did (or is missing, or our
+    build failed), 77 (skip) without a baseline, 2 on a bad file."""
+    if not os.path.exists(opts.baseline):
+        print("bench-check: no baseline %s: skipped (write one with --write-baseline)"
+              % opts.baseline)
+        return 77
+    try:
+        baseline = load_record(opts.baseline)
+        run = load_record(opts.from_json) if opts.from_json else None
+    except (OSError, ValueError) as e:
+        log("bench-check: %s" % e)
+        return 2
+    if run is None:
+        rc, run = side_by_side(opts, rounds, False)
+        if run is None:
+            return rc
+        if opts.json:
+            write_json(opts.json, run)
+    rows = check_rows(baseline, run)
+    print_check(rows, baseline, run)
+    return check_status(rows, run)
+
+
+def aa_json_path(path):
+    root, ext = os.path.splitext(path)
+    return root + "-aa" + (ext or ".json")
+
+
+def gate_write_baseline(opts, rounds):
+    """--write-baseline FILE: from --from-json and --aa-json, or from a gate
+    run then a --self-compare gate run made here."""
+    try:
+        if opts.from_json:
+            run, aa = load_record(opts.from_json), load_record(opts.aa_json)
+        else:
+            run, aa = gate_runs(opts, rounds)
+            if run is None:
+                return aa
+        baseline = make_baseline(run, aa)
+    except (OSError, ValueError) as e:
+        log("bench: --write-baseline: %s" % e)
+        return 2
+    if run.get("failures") or aa.get("failures"):
+        log("bench: --write-baseline: a benchmark failed in these runs; no baseline written")
+        return 1
+    lacking = [m for m in GATE_METRICS if m not in baseline["rows"]]
+    if lacking:
+        log("bench: warning: the baseline lacks %s" % ", ".join(lacking))
+    write_json(opts.write_baseline, baseline)
+    print("bench: baseline of %d rows written to %s" % (len(baseline["rows"]),
+                                                       opts.write_baseline))
+    return 0
+
+
+def gate_runs(opts, rounds):
+    """The gate run, then the A/A gate run: (run, aa), or (None, status);
+    no A/A run after a failure of our build."""
+    records = []
+    for self_compare in (False, True):
+        rc, record = side_by_side(opts, rounds, self_compare)
+        if record is None:
+            return None, rc
+        if opts.json:
+            write_json(aa_json_path(opts.json) if self_compare else opts.json, record)
+        if ours_failures(record):
+            log("bench: --write-baseline: our build failed in the gate run; no baseline written")
+            return None, 1
+        records.append(record)
+    return records[0], records[1]
+
+
+def fake_record(rounds_ours, rounds_liburcu, units, aa=None, **extra):
+    """A run's record as --json writes it, from per-round values."""
+    results = {"ours": rounds_ours, "liburcu": rounds_liburcu, "ours2": {},
+               "aa_spread": aa or {}}
+    return dict({"results": results, "units": units, "failures": []}, **extra)
+
+
+def gate_self_test(check):
+    """--self-test: the gate's verdicts and baseline on made-up figures."""
+    units = {"sync.memb.p50": "us", "sync.bp.mean": "us", "read.memb.inline": "ns",
+             "read.qsbr.inline": "ns", "sync4.memb.gps": "gp/s", "cbtput.memb.rate": "cb/s",
+             "sync.qsbr.unreg_call": "ns"}
+    now = {"sync.memb.p50": 0.60, "sync.bp.mean": 0.43, "read.memb.inline": 0.50,
+           "read.qsbr.inline": 1.15, "sync4.memb.gps": 1.40, "cbtput.memb.rate": 1.03,
+           "sync.qsbr.unreg_call": 1.0}
+    # this run's A/A: read side +-20% (read.qsbr.inline's own), grace periods +-3%
+    run = fake_record({m: [r] for m, r in now.items()}, {m: [1.0] for m in now}, units,
+                      aa={"read.qsbr.inline": [1.2], "sync.memb.p50": [1.01]},
+                      built_ours=["sync-memb"], only=None)
+    base = {"rows": {
+        "sync.memb.p50": {"ratio": 0.50, "aa_spread": 1.04},
+        "sync.bp.mean": {"ratio": 0.40, "aa_spread": 1.10},
+        "read.memb.inline": {"ratio": 0.70, "aa_spread": 1.02},
+        "read.qsbr.inline": {"ratio": 1.00, "aa_spread": 1.00},
+        "sync4.memb.gps": {"ratio": 1.60, "aa_spread": 1.03},
+        "cbtput.memb.rate": {"ratio": 1.00, "aa_spread": None},
+        "hash.mem.per_table": {"ratio": 0.45, "aa_spread": 1.00},
+        "cblat.memb.p50": {"ratio": 0.90, "aa_spread": 1.00}}}
+    rows = check_rows(base, run)
+    got = {r[0]: r for r in rows}
+    check(got["sync.memb.p50"][4] == "SLIPPED" and got["sync.memb.p50"][5],
+          "a time 1.2x worse, margin 1.05: SLIPPED")
+    check(got["sync.bp.mean"][4] == "ok", "1.075x worse inside its stored A/A spread 1.10: ok")
+    check(got["read.qsbr.inline"][4] == "ok" and abs(got["read.qsbr.inline"][3] - 1.2) < 1e-9,
+          "1.15x worse inside this run's own A/A floor 1.2: ok")
+    check(got["read.memb.inline"][4] == "better" and not got["read.memb.inline"][5],
+          "a clearly better row: better, no failure")
+    check(got["sync4.memb.gps"][4] == "SLIPPED", "a rate dropping 1.14x: SLIPPED")
+    check(got["cbtput.memb.rate"][4] == "ok", "a rate rising inside the margin: ok")
+    check(got["hash.mem.per_table"][4] == "MISSING" and got["hash.mem.per_table"][5],
+          "a baseline row the run lacks: MISSING, a failure")
+    check(got["cblat.memb.p50"][4].startswith("missing") and not got["cblat.memb.p50"][5],
+          "unless its optional binary (call_rcu) was not built")
+    check(got["sync.qsbr.unreg_call"][4].startswith("new"), "a gate row new to the baseline")
+    check(check_status(rows, run) == 1, "any of these: exit status 1")
+    calm = {"rows": {m: base["rows"][m] for m in ("sync.bp.mean", "read.memb.inline",
+                                                   "cbtput.memb.rate", "cblat.memb.p50")}}
+    check(check_status(check_rows(calm, run), run) == 0, "nothing slipped: exit status 0")
+    run["failures"] = ["liburcu/hash-memb -m mixed (round 1): timed out after 120 s"]
+    check(check_status(check_rows(calm, run), run) == 0, "liburcu failing is no regression")
+    run["failures"].append("ours/sync-memb  (round 2): killed by signal 11")
+    check(check_status(check_rows(calm, run), run) == 1, "our build failing is")
+    run["only"] = "sync"
+    got = {r[0]: r for r in check_rows(base, run)}
+    check(got["hash.mem.per_table"][4] == "not run (--only)" and not got["hash.mem.per_table"][5],
+          "rows left out by --only: not run, no failure")
+    # the baseline: median ratio, and the A/A run's median-round spread
+    gate = fake_record({"sync.memb.p50": [0.5, 0.6, 0.55]}, {"sync.memb.p50": [1.0] * 3},
+                       {"sync.memb.p50": "us"}, rounds=3)
+    aa = fake_record({"sync.memb.p50": [1.0, 1.1, 0.95]}, {"sync.memb.p50": [1.0] * 3},
+                     {"sync.memb.p50": "us"}, rounds=3, self_compare=True)
+    row = make_baseline(gate, aa)["rows"]["sync.memb.p50"]
+    check(row["ratio"] == 0.55 and row["aa_spread"] == 1.053,
+          "baseline row: median ratio 0.55, A/A spread of the median round 1.053")
+    try:
+        make_baseline(gate, gate)
+        check(False, "a baseline needs a --self-compare A/A run")
+    except ValueError:
+        check(True, "a baseline needs a --self-compare A/A run")
+    with contextlib.redirect_stdout(io.StringIO()):
+        status = gate_check(argparse.Namespace(baseline="/nonexistent/baseline.json"), 1)
+    check(status == 77, "--check without a baseline: exit status 77 (skip)")
+
+
 def self_test():
     """--self-test: the noise and verdict logic on made-up figures (TAP)."""
     checks = []
@@ -1127,6 +1455,7 @@ def self_test():
     check(verdict("sync.memb.p50", 0.57, 1.0, noise)[1] == "misses (within noise of the target)",
           "a miss inside the noise of the target says so")
     check(verdict("sync.memb.p50", 0.40, 1.0, noise)[1] == "meets", "a clear meet is plain")
+    gate_self_test(check)
     # the time budgets (full run 10 min, --quick 5 min), on the plan (a quiet
     # machine's estimates)
     for quick, budget in ((False, 600.0), (True, 300.0)):
@@ -1163,12 +1492,14 @@ def parse_args():
                     help="run only benchmarks whose binary name contains this string")
     ap.add_argument("--data-structures", action="store_true",
                     help="also run the data-structure benchmarks (hash table, stacks, queues)")
-    ap.add_argument("--json", default=None, help="also write every per-round value here")
+    ap.add_argument("--json", default=None,
+                    help="also write every per-round value here (with --write-baseline, the "
+                    "A/A run goes to the same name with -aa before the extension)")
     ap.add_argument("--cc", default="gcc", help="C compiler (default gcc)")
     ap.add_argument("--no-rebuild", action="store_true",
                     help="do not bring the build directory's libraries up to date first")
     ap.add_argument("--self-test", action="store_true",
-                    help="check the noise-floor and verdict logic on made-up figures (TAP)")
+                    help="check the noise-floor, verdict and gate logic on made-up figures (TAP)")
     ap.add_argument("--plan", action="store_true",
                     help="print the runs this command would make and their estimated time, "
                     "run nothing")
@@ -1178,7 +1509,32 @@ def parse_args():
     ap.add_argument("--self-compare", action="store_true",
                     help="build liburcu on both sides (an A/A run): the ratios then show "
                     "the noise floor of this machine")
+    ap.add_argument("--check", action="store_true",
+                    help="the regression gate: run the gate (--quick) or take --from-json, "
+                    "compare each row's ratio with the baseline; exit 1 when one slipped, "
+                    "77 when there is no baseline")
+    ap.add_argument("--baseline", default=BASELINE,
+                    help="the baseline --check compares with (default: %s)"
+                    % os.path.relpath(BASELINE, SRC_ROOT))
+    ap.add_argument("--write-baseline", metavar="FILE", default=None,
+                    help="write a baseline: from a gate run and a --self-compare gate run, "
+                    "or from --from-json and --aa-json")
+    ap.add_argument("--from-json", metavar="RUN.json", default=None,
+                    help="--check, --write-baseline: take the gate run from this --json file")
+    ap.add_argument("--aa-json", metavar="SELF.json", default=None,
+                    help="--write-baseline: take the A/A run from this --json file of a "
+                    "--self-compare gate run")
     opts = ap.parse_args()
+    if (opts.from_json or opts.aa_json) and not (opts.check or opts.write_baseline):
+        ap.error("--from-json and --aa-json go with --check or --write-baseline")
+    if (opts.check or opts.write_baseline) and (opts.breakdown or opts.self_compare):
+        ap.error("--check and --write-baseline take neither --breakdown nor --self-compare")
+    if opts.check and (opts.write_baseline or opts.aa_json):
+        ap.error("--check takes neither --write-baseline nor --aa-json")
+    if opts.write_baseline and bool(opts.from_json) != bool(opts.aa_json):
+        ap.error("--write-baseline takes both --from-json and --aa-json, or neither")
+    if opts.check or opts.write_baseline:
+        opts.quick = True
     return opts
 
 
@@ -1191,6 +1547,10 @@ def main():
     if opts.plan:
         print_plan(opts, rounds)
         return 0
+    if opts.check:
+        return gate_check(opts, rounds)
+    if opts.write_baseline:
+        return gate_write_baseline(opts, rounds)
     rc, record = side_by_side(opts, rounds, opts.self_compare)
     if record is not None and opts.json:
         write_json(opts.json, record)
