@@ -79,9 +79,14 @@ or from two records made before:
     tools/bench/run-side-by-side.py --quick --self-compare --json SELF.json
     tools/bench/run-side-by-side.py --write-baseline tools/bench/baseline.json \
         --from-json RUN.json --aa-json SELF.json
-No baseline is written when a benchmark failed in either run.  Update the
-baseline in the same commit as a change that moves a row on purpose, with
-the reason in the commit message.
+No baseline is written when our build failed in the gate run; liburcu's
+failures are only reported, and its rows take the other rounds.  (liburcu
+0.13 can lose a lazy resize of an auto-resize table: it marks the resize
+started only after handing it to its worker, which may have finished by
+then, and launches none after that; filling the 10^6 keys of the
+hash.mixed1000000 rows then goes quadratic until RUN_TIMEOUT_S, seen under
+load.)  Update the baseline in the same commit as a change that moves a
+row on purpose, with the reason in the commit message.
 
 Python 3 standard library only.
 """
@@ -1220,7 +1225,9 @@ def check_rows(baseline, run):
 
 def ours_failures(run):
     """The failures of our build (a crash or a timeout of liburcu's is
-    reported, but is no regression of ours)."""
+    reported, but is no regression of ours; an A/A run has only liburcu)."""
+    if run.get("self_compare"):
+        return []
     return [f for f in run.get("failures", []) if f.startswith(("ours/", "ours2/"))]
 
 
@@ -1305,9 +1312,11 @@ def gate_write_baseline(opts, rounds):
     except (OSError, ValueError) as e:
         log("bench: --write-baseline: %s" % e)
         return 2
-    if run.get("failures") or aa.get("failures"):
-        log("bench: --write-baseline: a benchmark failed in these runs; no baseline written")
+    if ours_failures(run):
+        log("bench: --write-baseline: our build failed in the gate run; no baseline written")
         return 1
+    for f in run.get("failures", []) + aa.get("failures", []):
+        log("bench: warning: liburcu failed (its rows take the other rounds): %s" % f)
     lacking = [m for m in GATE_METRICS if m not in baseline["rows"]]
     if lacking:
         log("bench: warning: the baseline lacks %s" % ", ".join(lacking))
@@ -1386,6 +1395,7 @@ def gate_self_test(check):
     check(check_status(check_rows(calm, run), run) == 0, "liburcu failing is no regression")
     run["failures"].append("ours/sync-memb  (round 2): killed by signal 11")
     check(check_status(check_rows(calm, run), run) == 1, "our build failing is")
+    check(not ours_failures(dict(run, self_compare=True)), "an A/A run's failures are liburcu's")
     run["only"] = "sync"
     got = {r[0]: r for r in check_rows(base, run)}
     check(got["hash.mem.per_table"][4] == "not run (--only)" and not got["hash.mem.per_table"][5],
