@@ -18,8 +18,10 @@
  *          runhash.sh (-A -M 10 -N 10 -O 10), lookups only.  Prints
  *          hash.hitauto<KEYS>.t<THREADS> in lookups/s.
  * -m mixed -n KEYS -c THREADS: 90% lookup / 5% add_unique / 5% del on an
- *          AUTO_RESIZE | ACCOUNTING table; removed nodes freed with
- *          call_rcu.  Prints hash.mixed<KEYS>.t<THREADS> in ops/s.
+ *          AUTO_RESIZE | ACCOUNTING table, filled and resized to KEYS's
+ *          power of two before the clock starts (fill_grown()); removed
+ *          nodes freed with call_rcu.  Prints hash.mixed<KEYS>.t<THREADS>
+ *          in ops/s.
  * -m mixed-auto: the same on an AUTO_RESIZE table without ACCOUNTING
  *          (which liburcu grows from chain lengths and we from a sampled
  *          count).  Prints hash.mixedauto<KEYS>.t<THREADS>.
@@ -137,6 +139,42 @@ static unsigned long pow2_at_least(unsigned long n)
 		p <<= 1;
 	return p;
 }
+
+/* An explicit resize, outside any read-side section (qsbr: offline). */
+static void resize_to(unsigned long size)
+{
+	rcu_thread_offline_if_qsbr();
+	cds_lfht_resize(ht, size);
+	rcu_thread_online_if_qsbr();
+}
+
+/*
+ * fill() for the mixed modes' AUTO_RESIZE table, which starts at 1 bucket:
+ * the same adds, one read-side section per 256, an explicit resize at each
+ * power of two from 1024 keys on and to n's at the end, so that the timed
+ * phase starts on a table of the same size in both libraries.  fill()'s
+ * single section kept the table from growing until the fill ended (a
+ * resize waits for grace periods): the timed phase then raced each
+ * library's catching up, and liburcu 0.13 sometimes lost its lazy resize
+ * altogether and filled a tiny table for minutes (the 120 s timeout).
+ */
+static void fill_grown(long n)
+{
+	items = bench_xmalloc(sizeof(*items) * (size_t) n);
+	nkeys = n;
+	for (long i = 0; i < n; i++) {
+		if ((i & 255) == 0)
+			rcu_read_lock();
+		items[i] = new_item(2 * (uint64_t) i);
+		cds_lfht_add(ht, mix(items[i]->key), &items[i]->node);
+		if ((i & 255) == 255 || i == n - 1)
+			rcu_read_unlock();
+		if (i >= 1024 && (i & (i - 1)) == 0)
+			resize_to((unsigned long) i);
+	}
+	resize_to(pow2_at_least((unsigned long) n));
+}
+
 
 struct worker {
 	pthread_t tid;
@@ -397,7 +435,7 @@ int main(int argc, char **argv)
 				| (accounting ? CDS_LFHT_ACCOUNTING : 0), NULL);
 		if (!ht)
 			bench_die("cds_lfht_new failed");
-		fill(n);
+		fill_grown(n);
 		rate = run_workers(o.callers, mixed_worker, 0, secs, &errors);
 		snprintf(name, sizeof(name), "hash.mixed%s%ld.t%d", accounting ? "" : "auto",
 			 n, o.callers);
