@@ -77,27 +77,6 @@ struct item {
 static struct cds_lfht *ht;
 static struct item **items;	/* the KEYS initial items (hit/miss/resize) */
 static long nkeys;
-static volatile int stop;
-static int start_gate;
-
-/* A 64-bit mixer (the finalizer of a well-known 64-bit hash). */
-static inline unsigned long mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return (unsigned long) x;
-}
-
-static inline uint64_t rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
 
 static int match(struct cds_lfht_node *node, const void *key)
 {
@@ -126,7 +105,7 @@ static void fill(long n)
 	rcu_read_lock();
 	for (long i = 0; i < n; i++) {
 		items[i] = new_item(2 * (uint64_t) i);
-		cds_lfht_add(ht, mix(items[i]->key), &items[i]->node);
+		cds_lfht_add(ht, bench_mix64(items[i]->key), &items[i]->node);
 	}
 	rcu_read_unlock();
 }
@@ -194,15 +173,13 @@ static void *lookup_worker(void *arg)
 
 	bench_pin(w->id);
 	rcu_register_thread();
-	uatomic_inc(&start_gate);
-	while (uatomic_read(&start_gate) > 0)
-		caa_cpu_relax();
-	while (!stop) {
+	bench_gate_arrive();
+	while (!bench_stop) {
 		for (int k = 0; k < 256; k++) {
-			uint64_t key = 2 * (rnd(&s) % (uint64_t) nkeys) + (uint64_t) w->miss;
+			uint64_t key = 2 * (bench_xorshift64(&s) % (uint64_t) nkeys) + (uint64_t) w->miss;
 
 			rcu_read_lock();
-			cds_lfht_lookup(ht, mix(key), match, &key, &iter);
+			cds_lfht_lookup(ht, bench_mix64(key), match, &key, &iter);
 			if ((cds_lfht_iter_get_node(&iter) == NULL) != w->miss)
 				errors++;
 			rcu_read_unlock();
@@ -225,27 +202,25 @@ static void *mixed_worker(void *arg)
 
 	bench_pin(w->id);
 	rcu_register_thread();
-	uatomic_inc(&start_gate);
-	while (uatomic_read(&start_gate) > 0)
-		caa_cpu_relax();
-	while (!stop) {
+	bench_gate_arrive();
+	while (!bench_stop) {
 		for (int k = 0; k < 256; k++) {
-			uint64_t r = rnd(&s);
+			uint64_t r = bench_xorshift64(&s);
 			uint64_t key = (r >> 8) % (uint64_t) (2 * nkeys);
 			unsigned int op = (unsigned int) (r & 0xff) % 100;
 
 			rcu_read_lock();
 			if (op < 90) {
-				cds_lfht_lookup(ht, mix(key), match, &key, &iter);
+				cds_lfht_lookup(ht, bench_mix64(key), match, &key, &iter);
 			} else if (op < 95) {
 				struct item *it = new_item(key);
 
-				if (cds_lfht_add_unique(ht, mix(key), match, &key, &it->node) != &it->node)
+				if (cds_lfht_add_unique(ht, bench_mix64(key), match, &key, &it->node) != &it->node)
 					free(it);	/* never published */
 			} else {
 				struct cds_lfht_node *node;
 
-				cds_lfht_lookup(ht, mix(key), match, &key, &iter);
+				cds_lfht_lookup(ht, bench_mix64(key), match, &key, &iter);
 				node = cds_lfht_iter_get_node(&iter);
 				if (node && cds_lfht_del(ht, node) == 0)
 					call_rcu(&caa_container_of(node, struct item, node)->rh,
@@ -265,34 +240,23 @@ static double run_workers(int nthreads, void *(*fn)(void *), int miss, double se
 			  unsigned long *errors)
 {
 	struct worker *w = calloc((size_t) nthreads, sizeof(*w));
-	uint64_t t0, t1;
 	unsigned long ops = 0;
+	uint64_t ns;
 
 	if (!w)
 		bench_die("out of memory");
-	stop = 0;
-	uatomic_set(&start_gate, 0);
 	for (int i = 0; i < nthreads; i++) {
 		w[i].id = i;
 		w[i].miss = miss;
-		if (pthread_create(&w[i].tid, NULL, fn, &w[i]))
-			bench_die("pthread_create failed");
 	}
-	while (uatomic_read(&start_gate) < nthreads)
-		caa_cpu_relax();
-	t0 = bench_now_ns();
-	uatomic_set(&start_gate, -1000000);	/* go */
-	bench_sleep_until_ns(t0 + (uint64_t) (seconds * 1e9));
-	stop = 1;
+	ns = bench_run_gated(nthreads, fn, w, sizeof(*w), seconds);
 	*errors = 0;
 	for (int i = 0; i < nthreads; i++) {
-		pthread_join(w[i].tid, NULL);
 		ops += w[i].ops;
 		*errors += w[i].errors;
 	}
-	t1 = bench_now_ns();
 	free(w);
-	return (double) ops / ((double) (t1 - t0) / 1e9);
+	return (double) ops / ((double) ns / 1e9);
 }
 
 static void empty_table(void)
@@ -456,13 +420,10 @@ int main(int argc, char **argv)
 		rcu_thread_offline_if_qsbr();
 		cds_lfht_resize(ht, 1024);
 		rcu_thread_online_if_qsbr();
-		stop = 0;
-		uatomic_set(&start_gate, 0);
+		bench_gate_reset();
 		if (pthread_create(&w.tid, NULL, resize_reader, &w))
 			bench_die("pthread_create failed");
-		while (uatomic_read(&start_gate) < 1)
-			caa_cpu_relax();
-		uatomic_set(&start_gate, -1000000);
+		(void) bench_gate_open(1);
 		rcu_thread_offline_if_qsbr();
 		t0 = bench_now_ns();
 		cds_lfht_resize(ht, 1UL << 20);
@@ -470,7 +431,7 @@ int main(int argc, char **argv)
 		cds_lfht_resize(ht, 1024);
 		t2 = bench_now_ns();
 		rcu_thread_online_if_qsbr();
-		stop = 1;
+		bench_stop = 1;
 		pthread_join(w.tid, NULL);
 		errors = w.errors;
 		bench_metric("hash.grow", (double) (t1 - t0) / 1e6, "ms");

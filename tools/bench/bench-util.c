@@ -9,6 +9,7 @@
 #include "bench-util.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -226,4 +227,49 @@ void bench_skip(const char *name, const char *why)
 	printf("%s skip -\n", name);
 	fprintf(stderr, "bench: %s skipped: %s\n", name, why);
 	fflush(stdout);
+}
+
+volatile int bench_stop;
+static int gate;	/* arrivals; negative once open */
+
+void bench_gate_reset(void)
+{
+	bench_stop = 0;
+	__atomic_store_n(&gate, 0, __ATOMIC_SEQ_CST);
+}
+
+void bench_gate_arrive(void)
+{
+	__atomic_add_fetch(&gate, 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&gate, __ATOMIC_SEQ_CST) > 0)
+		sched_yield();
+}
+
+uint64_t bench_gate_open(int n)
+{
+	uint64_t t0;
+
+	while (__atomic_load_n(&gate, __ATOMIC_SEQ_CST) < n)
+		sched_yield();
+	t0 = bench_now_ns();
+	__atomic_store_n(&gate, -1000000, __ATOMIC_SEQ_CST);
+	return t0;
+}
+
+uint64_t bench_run_gated(int n, void *(*fn)(void *), void *args, size_t size, double seconds)
+{
+	pthread_t *tids = bench_xmalloc(sizeof(*tids) * (size_t) n);
+	uint64_t t0;
+
+	bench_gate_reset();
+	for (int i = 0; i < n; i++)
+		if (pthread_create(&tids[i], NULL, fn, (char *) args + (size_t) i * size))
+			bench_die("pthread_create failed");
+	t0 = bench_gate_open(n);
+	bench_sleep_until_ns(t0 + (uint64_t) (seconds * 1e9));
+	bench_stop = 1;
+	for (int i = 0; i < n; i++)
+		pthread_join(tids[i], NULL);
+	free(tids);
+	return bench_now_ns() - t0;
 }

@@ -66,6 +66,41 @@ double bench_median(double *v, size_t n);
 int bench_schedstat_open(int tid);
 uint64_t bench_run_delay_ns(int fd);
 
+/* A 64-bit mixer (the finalizer of a well-known 64-bit hash): hash of an integer key. */
+static inline unsigned long bench_mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return (unsigned long) x;
+}
+
+/* xorshift64: the next pseudo-random number of the state @s (never 0). */
+static inline uint64_t bench_xorshift64(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/*
+ * Timed worker threads: each calls bench_gate_arrive() once ready (it waits
+ * there for the gate to open) and runs until bench_stop is set.
+ * bench_gate_reset() before starting them; bench_gate_open(n) waits for n
+ * arrivals, then opens (returns the time just before).  bench_run_gated() does it all: starts @n threads
+ * on @fn (the i-th gets @args + i * @size), opens the gate, sleeps
+ * @seconds, sets bench_stop and joins them; returns the ns from the
+ * opening to the last join.
+ */
+extern volatile int bench_stop;
+void bench_gate_reset(void);
+void bench_gate_arrive(void);
+uint64_t bench_gate_open(int n);
+uint64_t bench_run_gated(int n, void *(*fn)(void *), void *args, size_t size, double seconds);
+
 void bench_metric(const char *name, double value, const char *unit);
 void bench_skip(const char *name, const char *why);
 
