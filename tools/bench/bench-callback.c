@@ -27,6 +27,15 @@
  *   memory.  Prints cbtput.<flavor>.rate (callbacks invoked per second,
  *   counting until rcu_barrier returns), .enqueue_rate, .max_backlog,
  *   .stalls.
+ *   -c N (N > 1): N enqueuer threads, all on the updater CPU, each doing
+ *   the above until the same deadline; prints the same figures summed over
+ *   them as cbtput<N>.<flavor>.*.
+ *
+ * Built with -DBENCH_PEER_CK (bench-ck.h): ck_epoch_call() instead of
+ *   call_rcu(), ck_epoch_poll() after every batch of 64 enqueues (there,
+ *   in the enqueuing thread, is where ck's callbacks run), each enqueuer's
+ *   own ck_epoch_barrier() at its end.  No latency mode: a ck callback
+ *   runs when its thread next polls, not when its grace period ends.
  *
  * Both print <prefix>.reader_cpu, the percentage of its lifetime the
  * reader spent on a CPU.
@@ -40,6 +49,7 @@
 #include "bench-flavor.h"
 #include "bench-util.h"
 
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,55 +179,116 @@ static void latency_run(const struct bench_opts *opts)
 static void free_cb(struct rcu_head *head)
 {
 	free(head);
-	/* pairs with the uatomic_read() calls in throughput_run() */
+	/* pairs with the uatomic_read() calls in enqueue_until() and throughput_run() */
 	uatomic_inc(&cb_invoked);
+}
+
+static unsigned long cb_queued;		/* all enqueuers, updated every batch */
+static unsigned long tput_stalls;
+static long tput_max_backlog;
+
+/*
+ * One enqueuer: call_rcu() of fresh objects in batches of TPUT_SAMPLE_EVERY
+ * until @deadline, bench_defer_poll() after each batch (ck: the callbacks
+ * run there, in this thread), then this thread's barrier (ck: its own
+ * callbacks; RCU: all, again by rcu_barrier() in the caller).
+ */
+static void enqueue_until(uint64_t deadline)
+{
+	long backlog;
+
+	for (;;) {
+		for (int j = 0; j < TPUT_SAMPLE_EVERY; j++) {
+			struct rcu_head *head = bench_xmalloc(sizeof(*head));
+
+			call_rcu(head, free_cb);
+		}
+		bench_defer_poll();
+		uatomic_add(&cb_queued, TPUT_SAMPLE_EVERY);
+		backlog = (long)(uatomic_read(&cb_queued) - uatomic_read(&cb_invoked));
+		if (backlog > CMM_LOAD_SHARED(tput_max_backlog))
+			CMM_STORE_SHARED(tput_max_backlog, backlog);
+		if (backlog > TPUT_BACKLOG_CAP) {
+			uatomic_inc(&tput_stalls);
+			while ((long)(uatomic_read(&cb_queued) - uatomic_read(&cb_invoked))
+			       > TPUT_BACKLOG_CAP / 2) {
+				bench_defer_poll();
+				sched_yield();
+			}
+		}
+		if (bench_now_ns() >= deadline)
+			break;
+	}
+}
+
+static void *enqueuer_main(void *arg)
+{
+	uint64_t deadline = *(const uint64_t *)arg;
+
+	bench_pin(BENCH_CPU_UPDATER);
+	rcu_register_thread();
+	enqueue_until(deadline);
+	bench_defer_flush();
+	rcu_unregister_thread();
+	return NULL;
+}
+
+/* -c N > 1: N enqueuer threads on the updater CPU. */
+static void run_enqueuers(int n, uint64_t deadline)
+{
+	pthread_t *tids = bench_xmalloc(sizeof(*tids) * (size_t)n);
+	int i, err;
+
+	for (i = 0; i < n; i++) {
+		err = pthread_create(&tids[i], NULL, enqueuer_main, &deadline);
+		if (err)
+			bench_die("pthread_create (enqueuer): error %d", err);
+	}
+	for (i = 0; i < n; i++) {
+		err = pthread_join(tids[i], NULL);
+		if (err)
+			bench_die("pthread_join (enqueuer): error %d", err);
+	}
+	free(tids);
+}
+
+/* Metric <prefix>.<flavor>.<suffix>, <prefix> "cbtput" or "cbtput<N>". */
+static void tput_metric(int callers, const char *suffix, double value, const char *unit)
+{
+	char name[64];
+
+	if (callers == 1)
+		snprintf(name, sizeof(name), "cbtput.%s.%s", BENCH_FLAVOR, suffix);
+	else
+		snprintf(name, sizeof(name), "cbtput%d.%s.%s", callers, BENCH_FLAVOR, suffix);
+	bench_metric(name, value, unit);
 }
 
 static void throughput_run(const struct bench_opts *opts)
 {
 	double secs = opts->max_seconds > 0 ? opts->max_seconds : opts->quick ? 0.5 : 2.0;
-	unsigned long queued = 0, stalls = 0;
-	long backlog, max_backlog = 0;
 	uint64_t t0, t_enq, t_done, deadline;
-	char name[64];
+	unsigned long queued;
 
 	t0 = bench_now_ns();
 	deadline = t0 + (uint64_t)(secs * 1e9);
-	for (;;) {
-		int j;
-
-		for (j = 0; j < TPUT_SAMPLE_EVERY; j++) {
-			struct rcu_head *head = bench_xmalloc(sizeof(*head));
-
-			call_rcu(head, free_cb);
-		}
-		queued += TPUT_SAMPLE_EVERY;
-		backlog = (long)(queued - uatomic_read(&cb_invoked));
-		if (backlog > max_backlog)
-			max_backlog = backlog;
-		if (backlog > TPUT_BACKLOG_CAP) {
-			stalls++;
-			while ((long)(queued - uatomic_read(&cb_invoked)) > TPUT_BACKLOG_CAP / 2)
-				sched_yield();
-		}
-		if (bench_now_ns() >= deadline)
-			break;
-	}
+	if (opts->callers == 1)
+		enqueue_until(deadline);
+	else
+		run_enqueuers(opts->callers, deadline);
 	t_enq = bench_now_ns();
 	rcu_barrier();
 	t_done = bench_now_ns();
+	queued = uatomic_read(&cb_queued);
 	if (uatomic_read(&cb_invoked) != queued)
 		bench_die("throughput: %lu callbacks invoked, %lu queued",
 			  uatomic_read(&cb_invoked), queued);
 
-	snprintf(name, sizeof(name), "cbtput.%s.rate", BENCH_FLAVOR);
-	bench_metric(name, (double)queued / ((double)(t_done - t0) / 1e9), "cb/s");
-	snprintf(name, sizeof(name), "cbtput.%s.enqueue_rate", BENCH_FLAVOR);
-	bench_metric(name, (double)queued / ((double)(t_enq - t0) / 1e9), "cb/s");
-	snprintf(name, sizeof(name), "cbtput.%s.max_backlog", BENCH_FLAVOR);
-	bench_metric(name, (double)max_backlog, "cbs");
-	snprintf(name, sizeof(name), "cbtput.%s.stalls", BENCH_FLAVOR);
-	bench_metric(name, (double)stalls, "count");
+	tput_metric(opts->callers, "rate", (double)queued / ((double)(t_done - t0) / 1e9), "cb/s");
+	tput_metric(opts->callers, "enqueue_rate", (double)queued / ((double)(t_enq - t0) / 1e9),
+		    "cb/s");
+	tput_metric(opts->callers, "max_backlog", (double)tput_max_backlog, "cbs");
+	tput_metric(opts->callers, "stalls", (double)tput_stalls, "count");
 }
 
 int main(int argc, char **argv)
@@ -231,6 +302,10 @@ int main(int argc, char **argv)
 	if (!opts.mode || (strcmp(opts.mode, "latency") && strcmp(opts.mode, "throughput")))
 		bench_die("bench-callback needs -m latency or -m throughput");
 	latency = !strcmp(opts.mode, "latency");
+#ifdef BENCH_PEER_CK
+	if (latency)
+		bench_die("ck: no callback latency: callbacks run only when their thread polls");
+#endif
 
 	bench_pin_init();
 	bench_pin(BENCH_CPU_UPDATER);
@@ -241,7 +316,11 @@ int main(int argc, char **argv)
 	else
 		throughput_run(&opts);
 	bench_reader_stop(&share);
-	snprintf(name, sizeof(name), "%s.%s.reader_cpu", latency ? "cblat" : "cbtput", BENCH_FLAVOR);
+	if (latency || opts.callers == 1)
+		snprintf(name, sizeof(name), "%s.%s.reader_cpu", latency ? "cblat" : "cbtput",
+			 BENCH_FLAVOR);
+	else
+		snprintf(name, sizeof(name), "cbtput%d.%s.reader_cpu", opts.callers, BENCH_FLAVOR);
 	bench_metric(name, 100.0 * share, "%");
 	rcu_unregister_thread();
 	return 0;

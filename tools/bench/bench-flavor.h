@@ -50,6 +50,18 @@
 #define bench_quiescent_state()	do { } while (0)
 #endif
 
+/*
+ * Where a deferred-free loop lets callbacks run: nothing to do for RCU (its
+ * workers run them); ck_epoch runs them only inside a poll or a barrier.
+ */
+#ifndef bench_defer_poll
+#define bench_defer_poll()	do { } while (0)
+#endif
+/* An enqueuing thread's last step: ck runs its own pending callbacks. */
+#ifndef bench_defer_flush
+#define bench_defer_flush()	do { } while (0)
+#endif
+
 /* The object readers reach through bench_gp. */
 struct bench_obj {
 	long value;
