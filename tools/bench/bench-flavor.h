@@ -7,12 +7,15 @@
  * liburcu 0.13's umbrella headers cannot be mixed in one translation unit.
  *
  * Only the generic liburcu API is used, so the same source compiles
- * against this project and against liburcu.
+ * against this project and against liburcu.  -DBENCH_PEER_CK instead
+ * compiles it against Concurrency Kit's epoch reclamation (bench-ck.h).
  */
 #ifndef BENCH_FLAVOR_H
 #define BENCH_FLAVOR_H
 
-#if defined(BENCH_FLAVOR_MEMB)
+#if defined(BENCH_PEER_CK)
+#include "bench-ck.h"
+#elif defined(BENCH_FLAVOR_MEMB)
 #include <urcu.h>
 #define BENCH_FLAVOR "memb"
 #elif defined(BENCH_FLAVOR_MB)
@@ -30,7 +33,7 @@
 #include <urcu-bp.h>
 #define BENCH_FLAVOR "bp"
 #else
-#error "define one of BENCH_FLAVOR_MEMB, _MB, _SIGNAL, _QSBR, _BP"
+#error "define one of BENCH_FLAVOR_MEMB, _MB, _SIGNAL, _QSBR, _BP, or BENCH_PEER_CK"
 #endif
 
 #ifdef _LGPL_SOURCE
