@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Side-by-side benchmarks: this project's RCU core against Debian's liburcu.
+"""Side-by-side benchmarks: this project's RCU core against Debian's liburcu
+(and Concurrency Kit's epoch reclamation, below).
 
 Every benchmark in tools/bench/ is compiled twice from the same source with
 gcc -O2: once against our headers and the libraries of a Meson build
@@ -15,6 +16,23 @@ liburcu is taken from --ref-dir (default /opt/liburcu-ref, a `dpkg -x` of
 liburcu-dev and liburcu8).  When that directory is absent, the packages are
 fetched with `apt-get download` and unpacked with `dpkg -x` into a cache
 under the build directory; nothing is installed system-wide.
+
+The second peer, Concurrency Kit's epoch reclamation (ck_epoch, Debian's
+libck-dev; --peers liburcu,ck, alias --peer): the same sources compiled with
+-DBENCH_PEER_CK (bench-ck.h maps the liburcu calls onto ck_epoch: records,
+ck_epoch_begin/end, ck_epoch_synchronize, ck_epoch_call + ck_epoch_poll,
+ck_epoch_barrier) and bench-ck-hash.c (ck_hs beside rculfhash's mixed
+mode), against libck from --ck-dir or fetched like liburcu (apt-get
+download libck-dev libck0, dpkg -x into the build directory).  ck joins
+the runs listed in CK_RUNS, in the same rounds (ours, liburcu, ck in even
+rounds, reversed in odd ones), and its rows print in a table of their own:
+our metric | ck's | both medians | ratio ours/ck | per-round range | vs ck
+(against our A/A floor) | what differs in guarantees (CK_DIFFERS,
+docs/PERFORMANCE.md "Concurrency Kit").  A full run includes ck when libck
+can be had (else one line, and no ck rows); --peers ck runs ours and ck
+only; the hash rows need --only hash or --data-structures.  The gate
+(--quick, --check, --write-baseline), --self-compare and --breakdown run
+liburcu only: ck's rows are informational.
 
 Noise: every round also runs our build of a few benchmarks a second time
 (AA_RUNS: one read-side, one grace-period, one callback and one idle-reader
@@ -179,6 +197,10 @@ RUNS += [
     ("callback-memb", ["-m", "throughput", "-t", "1"], 2,
      ["cbtput.memb.rate", "cbtput.memb.enqueue_rate", "cbtput.memb.max_backlog",
       "cbtput.memb.stalls", "cbtput.memb.reader_cpu"]),
+    # two enqueuer threads on the updater CPU
+    ("callback-memb", ["-m", "throughput", "-c", "2", "-t", "1"], 1,
+     ["cbtput2.memb.rate", "cbtput2.memb.enqueue_rate", "cbtput2.memb.max_backlog",
+      "cbtput2.memb.stalls", "cbtput2.memb.reader_cpu"]),
 ]
 # The hardware floor under a memb grace period (one cross-CPU membarrier,
 # and the same with no IPI), how synchronize_rcu grows with idle registered
@@ -229,7 +251,7 @@ def noise_class(metric):
     head = metric.split(".", 1)[0]
     if head == "read":
         family = "read side"
-    elif head in ("cblat", "cbtput"):
+    elif head.startswith(("cblat", "cbtput")):
         family = "callbacks"
     elif head.startswith(("sync", "idle", "floor")):
         family = "grace periods"
@@ -376,6 +398,55 @@ GATE_ROUNDS = 5
 
 SIDES = ("ours", "liburcu")
 
+# --- The Concurrency Kit peer (ck_epoch, Debian's libck-dev) ---------------
+# The second peer: what a C programmer takes instead of RCU for safe memory
+# reclamation.  Its build of a binary (same name, in <workdir>/ck) comes
+# from CK_SOURCES[name] compiled with -DBENCH_PEER_CK (bench-ck.h: the
+# liburcu calls mapped onto ck_epoch) against libck, and joins only the
+# runs of CK_RUNS, printing the metrics listed there (flavor name "ck").
+# Its rows are informational: the regression gate never runs ck.
+PEERS = ("liburcu", "ck")
+CK_SOURCES = {"read-memb-inline": "bench-read.c", "sync-memb": "bench-sync.c",
+              "callback-memb": "bench-callback.c", "hash-memb": "bench-ck-hash.c"}
+CK_RUNS = {
+    ("read-memb-inline", ()): ["read.ck.inline"],
+    ("sync-memb", ()): ["sync.ck.%s" % s for s in ("p50", "mean", "p99", "samples", "reader_cpu")],
+    ("callback-memb", ("-m", "throughput", "-t", "1")):
+        ["cbtput.ck.%s" % s for s in ("rate", "enqueue_rate", "max_backlog", "reader_cpu")],
+    ("callback-memb", ("-m", "throughput", "-c", "2", "-t", "1")):
+        ["cbtput2.ck.%s" % s for s in ("rate", "enqueue_rate", "max_backlog", "reader_cpu")],
+    ("hash-memb", ("-m", "mixed", "-n", "1000000", "-c", "1")): ["hash.ck.mixed1000000.t1"],
+    ("hash-memb", ("-m", "mixed", "-n", "1000000", "-c", "2")): ["hash.ck.mixed1000000.t2"],
+}
+# The ck table: (our row, ck's row beside it, what differs: a key of CK_DIFFERS).
+CK_ROWS = [
+    ("read.memb.inline", "read.ck.inline", "read"),
+    ("read.mb.inline", "read.ck.inline", "read-mb"),
+    ("sync.memb.p50", "sync.ck.p50", "sync"),
+    ("sync.memb.p99", "sync.ck.p99", "sync"),
+    ("sync.mb.p50", "sync.ck.p50", "sync-mb"),
+    ("sync.memb.reader_cpu", "sync.ck.reader_cpu", "diag"),
+    ("cbtput.memb.rate", "cbtput.ck.rate", "defer"),
+    ("cbtput2.memb.rate", "cbtput2.ck.rate", "defer"),
+    ("cbtput.memb.max_backlog", "cbtput.ck.max_backlog", "diag"),
+    ("hash.mixed1000000.t1", "hash.ck.mixed1000000.t1", "hash"),
+    ("hash.mixed1000000.t2", "hash.ck.mixed1000000.t2", "hash"),
+]
+# What each side guarantees, per row (docs/PERFORMANCE.md, "Concurrency Kit").
+CK_DIFFERS = {
+    "read": "ck_epoch_begin is an atomic exchange (a full fence on x86) on every outermost "
+            "section; memb's rcu_read_lock is a plain store, the writer pays with membarrier",
+    "read-mb": "the same design on both sides (the reader fences): like for like",
+    "sync": "ck_epoch_synchronize spins on the caller's CPU (no sleep, no IPI: the readers "
+            "fenced); synchronize_rcu sends one membarrier and sleeps when it has to wait",
+    "sync-mb": "both rely on the readers' own fences; ck spins, mb sleeps on a futex",
+    "defer": "ck: callbacks run only inside ck_epoch_poll/barrier, in the enqueuing thread "
+             "(here after every 64 calls); call_rcu: a worker thread runs them, nobody polls",
+    "hash": "ck_hs allows one writer at a time (adds/deletes under a mutex here); rculfhash "
+            "updates are lock-free; both free removed items after a grace period",
+    "diag": "describes the run (reader's CPU share, backlog), no verdict",
+}
+
 # The grace-period benchmarks assume their reader owns its CPU: a memb grace
 # period interrupts only CPUs that are running the reader, so a reader that
 # other work keeps preempting makes grace periods look cheap.  Below this
@@ -422,52 +493,91 @@ def rebuild_libraries(build):
     meson_compile(build, targets, "libraries")
 
 
-def find_ref_tree(root, triplet):
-    """Returns (include dir, lib dir) of an unpacked liburcu, or None."""
+def find_tree(root, triplet, header, libs):
+    """(include dir, lib dir) of an unpacked -dev package under @root: the
+    first include dir holding @header, the first lib dir holding one of
+    @libs; None when either is missing."""
     for inc in (os.path.join(root, "usr/include", triplet), os.path.join(root, "usr/include")):
-        if os.path.isfile(os.path.join(inc, "urcu.h")):
+        if os.path.isfile(os.path.join(inc, header)):
             break
     else:
         return None
     for lib in (os.path.join(root, "usr/lib", triplet), os.path.join(root, "usr/lib")):
-        if os.path.exists(os.path.join(lib, "liburcu-memb.so")) or \
-           os.path.exists(os.path.join(lib, "liburcu.so")):
+        if any(os.path.exists(os.path.join(lib, name)) for name in libs):
             return inc, lib
     return None
 
 
-def fetch_ref(cache, triplet):
-    """apt-get download + dpkg -x liburcu into @cache; returns the tree or None."""
+def find_ref_tree(root, triplet):
+    """Returns (include dir, lib dir) of an unpacked liburcu, or None."""
+    return find_tree(root, triplet, "urcu.h", ("liburcu-memb.so", "liburcu.so"))
+
+
+def fetch_debs(cache, package_sets):
+    """apt-get download the first of @package_sets that downloads (unless
+    debs are already there) and dpkg -x them into @cache; False on failure."""
     debs = os.path.join(cache, "debs")
     os.makedirs(debs, exist_ok=True)
     if not glob.glob(os.path.join(debs, "*.deb")):
-        # liburcu8 on bookworm; the runtime package was renamed on later releases
-        for pkgs in (["liburcu-dev", "liburcu8"], ["liburcu-dev", "liburcu8t64"]):
+        for pkgs in package_sets:
             log("bench: fetching %s with apt-get download into %s" % (" ".join(pkgs), debs))
-            r = subprocess.run(["apt-get", "download"] + pkgs, cwd=debs, check=False)
+            r = subprocess.run(["apt-get", "download"] + pkgs, cwd=debs, check=False,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             if r.returncode == 0:
                 break
         else:
-            return None
+            return False
     for deb in sorted(glob.glob(os.path.join(debs, "*.deb"))):
         r = subprocess.run(["dpkg", "-x", deb, cache], check=False)
         if r.returncode != 0:
             log("bench: dpkg -x %s failed" % deb)
-            return None
+            return False
+    return True
+
+
+def fetch_ref(cache, triplet):
+    """liburcu fetched into @cache; returns the tree or None."""
+    # liburcu8 on bookworm; the runtime package was renamed on later releases
+    if not fetch_debs(cache, (["liburcu-dev", "liburcu8"], ["liburcu-dev", "liburcu8t64"])):
+        return None
     return find_ref_tree(cache, triplet)
 
 
-def ref_version(inc, lib):
-    """liburcu's version from its pkg-config file, else from its headers."""
-    pc = os.path.join(lib, "pkgconfig", "liburcu.pc")
+def find_ck_tree(root, triplet):
+    """(include dir, lib dir) of an unpacked libck-dev + libck0, or None."""
+    return find_tree(root, triplet, "ck_epoch.h", ("libck.so",))
+
+
+def ck_tree(opts, workdir):
+    """libck from --ck-dir, else fetched into the build directory (never
+    installed); None, with one line, when there is none: no ck rows."""
+    triplet = multiarch()
+    cache = os.path.join(workdir, "ck-ref")
+    tree = (find_ck_tree(opts.ck_dir, triplet) if opts.ck_dir else None) or \
+        find_ck_tree(cache, triplet)
+    if tree is None and fetch_debs(cache, (["libck-dev", "libck0"], ["libck-dev", "libck0t64"])):
+        tree = find_ck_tree(cache, triplet)
+    if tree is None:
+        log("bench: Concurrency Kit (libck-dev) not found%s nor fetchable into %s: "
+            "ck rows skipped" % (" in " + opts.ck_dir if opts.ck_dir else "", cache))
+    return tree
+
+
+def pc_version(lib, pc_name):
+    """A library's version from its pkg-config file, else "unknown"."""
     try:
-        with open(pc) as f:
+        with open(os.path.join(lib, "pkgconfig", pc_name)) as f:
             for line in f:
                 if line.startswith("Version:"):
                     return line.split(":", 1)[1].strip()
-    except OSError:
+    except (OSError, TypeError):
         pass
     return "unknown"
+
+
+def ref_version(inc, lib):
+    """liburcu's version from its pkg-config file."""
+    return pc_version(lib, "liburcu.pc")
 
 
 def source_revision():
@@ -500,21 +610,30 @@ def sh(cmd):
     return " ".join(shlex.quote(c) for c in cmd)
 
 
-def compile_one(name, outdir, incs, libdir, cc):
-    """Returns (executable or None, last error line or None, log text)."""
+def compile_parts(name, ck):
+    """(defines, sources, libraries) of binary @name, for our and liburcu's
+    build or, @ck, for ck's (CK_SOURCES)."""
+    if ck:
+        src = CK_SOURCES[name]
+        extra = [] if src == "bench-ck-hash.c" else ["bench-reader.c", "bench-ck.c"]
+        return ["-DBENCH_PEER_CK", "-D_LGPL_SOURCE"], [src, "bench-util.c"] + extra, ["-lck"]
     src, flavor, inline = BINARIES[name]
+    defines = ["-DBENCH_FLAVOR_" + flavor.upper()] + (["-D_LGPL_SOURCE"] if inline else [])
+    libs = EXTRA_LIBS.get(name, []) + ["-lurcu-" + flavor, "-lurcu-common"]
+    return defines + EXTRA_CFLAGS.get(name, []), [src] + COMMON_SOURCES, libs
+
+
+def compile_one(name, outdir, incs, libdir, cc, ck=False):
+    """Returns (executable or None, last error line or None, log text)."""
+    defines, sources, libs = compile_parts(name, ck)
     exe = os.path.join(outdir, name)
-    cmd = [cc, "-O2", "-g", "-std=gnu11", "-pthread", "-Wall", "-D_GNU_SOURCE",
-           "-DBENCH_FLAVOR_" + flavor.upper()]
-    if inline:
-        cmd.append("-D_LGPL_SOURCE")
-    cmd += EXTRA_CFLAGS.get(name, [])
+    cmd = [cc, "-O2", "-g", "-std=gnu11", "-pthread", "-Wall", "-D_GNU_SOURCE"] + defines
     cmd += ["-I" + d for d in incs]
-    cmd += [os.path.join(HERE, s) for s in [src] + COMMON_SOURCES]
+    cmd += [os.path.join(HERE, s) for s in sources]
     # DT_RPATH (not RUNPATH) so that it also wins for the libraries' own
     # dependency on liburcu-common, whatever LD_LIBRARY_PATH says.
-    cmd += ["-o", exe, "-L" + libdir, "-Wl,--disable-new-dtags,-rpath," + libdir,
-            ] + EXTRA_LIBS.get(name, []) + ["-lurcu-" + flavor, "-lurcu-common", "-lpthread"]
+    cmd += ["-o", exe, "-L" + libdir, "-Wl,--disable-new-dtags,-rpath," + libdir] + libs \
+        + ["-lpthread"]
     r = subprocess.run(cmd, capture_output=True, text=True, check=False)
     text = "$ %s\n%s%s\n" % (sh(cmd), r.stdout, r.stderr)
     if r.returncode != 0:
@@ -522,14 +641,17 @@ def compile_one(name, outdir, incs, libdir, cc):
     return exe, None, text
 
 
-def check_linkage(exe, libdir):
-    """True when every liburcu library @exe loads comes from @libdir."""
+def check_linkage(exe, libdir, prefix="liburcu", forbid=None):
+    """True when every library named @prefix* that @exe loads comes from
+    @libdir, and none is named @forbid*."""
     r = subprocess.run(["ldd", exe], capture_output=True, text=True, check=False,
                        env=clean_env())
     real = os.path.realpath(libdir)
     for line in r.stdout.splitlines():
         parts = line.split()
-        if parts and parts[0].startswith("liburcu"):
+        if parts and forbid and parts[0].startswith(forbid):
+            return False
+        if parts and parts[0].startswith(prefix):
             if len(parts) < 3 or not os.path.realpath(parts[2]).startswith(real + os.sep):
                 return False
     return True
@@ -719,9 +841,63 @@ def median_of(results, side, metric):
 
 def round_ratios(results, metric):
     """ours / liburcu of each round where both sides measured."""
-    return [o / t for o, t in zip(results["ours"].get(metric, []),
-                                  results["liburcu"].get(metric, []))
-            if o is not None and t]
+    return pair_ratios(results, metric, "ours", metric, "liburcu")
+
+
+def pair_ratios(results, a, side_a, b, side_b):
+    """side_a's @a / side_b's @b of each round where both were measured."""
+    return [x / y for x, y in zip(results.get(side_a, {}).get(a, []),
+                                  results.get(side_b, {}).get(b, []))
+            if x is not None and y]
+
+
+def ck_rows(results, units, failed, noise):
+    """The ck table's rows (CK_ROWS that either side measured): our metric,
+    ck's, both medians as shown, ratio ours/ck, per-round ratio range,
+    verdict against our noise floor, what-differs key."""
+    rows = []
+    for ours_m, ck_m, key in CK_ROWS:
+        ours, theirs = median_of(results, "ours", ours_m), median_of(results, "ck", ck_m)
+        if (ours is None and ("ours", ours_m) not in failed) or \
+           (theirs is None and ("ck", ck_m) not in failed):
+            continue
+        shown = [fmt(ours, units.get(ours_m, "")),
+                 "FAILED" if ("ck", ck_m) in failed and theirs is None
+                 else fmt(theirs, units.get(ck_m, ""))]
+        ratio = ours / theirs if ours is not None and theirs else None
+        rs = pair_ratios(results, ours_m, "ours", ck_m, "ck")
+        rows.append((ours_m, ck_m, "FAILED" if ours is None else shown[0], shown[1],
+                     "-" if ratio is None else "%.2f" % ratio,
+                     "%.2f-%.2f" % (min(rs), max(rs)) if len(rs) > 1 else "-",
+                     versus(ours_m, ratio, units.get(ours_m, ""), noise) if noise else "-",
+                     key))
+    return rows
+
+
+def print_rows(head, rows):
+    """A markdown-style table."""
+    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
+    line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |"
+    print(line(head))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in rows:
+        print(line(r))
+
+
+def print_ck_table(results, units, rounds, failed, noise):
+    """Ours beside Concurrency Kit's ck_epoch (informational, no target)."""
+    rows = ck_rows(results, units, failed, noise)
+    if not rows:
+        return
+    print("Concurrency Kit (ck_epoch), the second peer: ours / ck, median over %d round(s)"
+          % rounds)
+    print_rows(("metric (ours)", "ck metric", "ours", "ck", "ratio", "ratio range", "vs ck",
+                "differs"), rows)
+    print()
+    print("What differs (lower ratio is better except cb/s, op/s; 'vs ck' against our A/A "
+          "noise floor; docs/PERFORMANCE.md, 'Concurrency Kit'):")
+    for key in dict.fromkeys(r[7] for r in rows):
+        print("  %s: %s" % (key, CK_DIFFERS[key]))
 
 
 def print_table(results, units, rounds, failed, noise=None):
@@ -749,14 +925,8 @@ def print_table(results, units, rounds, failed, noise=None):
                         unit, noise) if noise else "-"
             rows.append((m, shown["ours"], shown["liburcu"], ratio, spread, vs,
                          target or "-", verd))
-    head = ("metric", "ours", "liburcu", "ratio", "ratio range", "vs liburcu", "target",
-            "verdict")
-    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
-    line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |"
-    print(line(head))
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for r in rows:
-        print(line(r))
+    print_rows(("metric", "ours", "liburcu", "ratio", "ratio range", "vs liburcu", "target",
+                "verdict"), rows)
     print_derived(results)
     print()
     print("ours / liburcu = median over %d round(s); ratio range = min-max of the per-round "
@@ -822,6 +992,31 @@ def is_aa(name, args):
     return any(name == n and list(args) == a for n, a in AA_RUNS)
 
 
+def default_peers(opts):
+    """liburcu and ck, except for the gate (--quick, --check,
+    --write-baseline), --self-compare and --breakdown: liburcu only."""
+    if getattr(opts, "quick", False) or getattr(opts, "self_compare", False) \
+            or getattr(opts, "breakdown", False):
+        return ("liburcu",)
+    return PEERS
+
+
+def parse_peers(text):
+    """--peers: a comma-separated subset of PEERS, returned in PEERS' order;
+    ValueError on an unknown name or an empty list."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in PEERS]
+    if unknown or not names:
+        raise ValueError("--peers takes a comma-separated list of %s, not %r"
+                         % (", ".join(PEERS), text))
+    return tuple(p for p in PEERS if p in names)
+
+
+def run_sides(opts):
+    """The sides of a run: ours, then the peers."""
+    return ("ours",) + tuple(getattr(opts, "peers", None) or default_peers(opts))
+
+
 def default_rounds(opts):
     if opts.quick:
         return 1 if opts.breakdown else GATE_ROUNDS
@@ -849,9 +1044,10 @@ def selected_binaries(opts):
 def planned_runs(opts, rounds):
     """Every process a side-by-side run makes: (name, args, side, estimated s)."""
     runs = []
+    every = {"ours": BINARIES, "liburcu": BINARIES, "ck": CK_SOURCES}
     for _ in range(rounds):
         for name, args, repeat, _ in selected_runs(opts):
-            sides = list(SIDES) + (["ours2"] if is_aa(name, args) else [])
+            sides = [side for side, _ in round_sides(0, run_sides(opts), name, args, every)]
             for _ in range(repeat):
                 for side in sides:
                     runs.append((name, args, side, estimate_s(name, args, opts.quick)))
@@ -1052,13 +1248,7 @@ def run_breakdown(opts, rounds, build, exes, failures):
                  else "-" for fl in flv])
     rows.append(["calls that slept on the futex"] + [cell(med(fl, "slept"), "%") for fl in flv])
     rows.append(["reader on its CPU"] + [cell(med(fl, "reader_cpu"), "%") for fl in flv])
-    head = ["us (median over %d round(s))" % rounds] + flv
-    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
-    line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |"
-    print(line(head))
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for r in rows:
-        print(line(r))
+    print_rows(["us (median over %d round(s))" % rounds] + flv, rows)
     print()
     print("Each phase includes one clock read (the cost above); the p50s of the phases do not "
           "add up to the p50 of the call, the means do.")
@@ -1418,6 +1608,48 @@ def gate_self_test(check):
     check(status == 77, "--check without a baseline: exit status 77 (skip)")
 
 
+def peers_self_test(check):
+    """--self-test: peer selection, run order and the ck table on made-up data."""
+    check(parse_peers("ck,liburcu") == ("liburcu", "ck") and parse_peers("ck") == ("ck",),
+          "--peers: a subset of liburcu,ck, in that order")
+    try:
+        parse_peers("liburcu,urcu")
+        check(False, "--peers rejects an unknown peer")
+    except ValueError:
+        check(True, "--peers rejects an unknown peer")
+    full = argparse.Namespace(quick=False, peers=None)
+    check(run_sides(full) == ("ours", "liburcu", "ck"), "a full run has both peers by default")
+    check(run_sides(argparse.Namespace(quick=True, peers=None)) == ("ours", "liburcu"),
+          "the gate (--quick) runs liburcu only")
+    exes = {"ours": {"sync-memb": 1}, "liburcu": {"sync-memb": 1}, "ck": {"sync-memb": 1}}
+    sides = run_sides(full)
+    check([x[0] for x in round_sides(0, sides, "sync-memb", [], exes)]
+          == ["ours", "liburcu", "ck", "ours2"] and [x[0] for x in round_sides(1, sides, "sync-memb", [], exes)]
+          == ["ck", "liburcu", "ours", "ours2"],
+          "sides alternate: ours first in even rounds, last in odd ones (then the A/A run)")
+    check("ck" not in [x[0] for x in round_sides(0, sides, "sync-memb", ["-m", "unregistered"],
+                                                 exes)], "ck joins only the runs of CK_RUNS")
+    exes["ck"] = {}
+    check("ck" not in [x[0] for x in round_sides(0, sides, "sync-memb", [], exes)],
+          "nor where its binary was not built (no libck: no ck rows)")
+    quick = argparse.Namespace(only=None, data_structures=False, quick=True, breakdown=False)
+    check(all(r[2] != "ck" for r in planned_runs(quick, 1)), "no ck process in the gate's plan")
+    res = {"ours": {"read.memb.inline": [0.5, 0.6, 0.7], "sync.memb.p50": [10.0, 12.0, 11.0]},
+           "ck": {"read.ck.inline": [5.0, 6.0, 7.0], "sync.ck.p50": [None, 2.0, 4.0]}}
+    units = {"read.memb.inline": "ns", "read.ck.inline": "ns", "sync.memb.p50": "us",
+             "sync.ck.p50": "us"}
+    rows = {r[0]: r for r in ck_rows(res, units, {("ck", "sync.ck.p50")}, None)}
+    check(rows["read.memb.inline"][4:6] == ("0.10", "0.10-0.10"),
+          "ck table: ratio of the medians ours/ck, range of the per-round ratios")
+    check(rows["sync.memb.p50"][4:6] == ("3.67", "2.75-6.00"),
+          "a round ck did not measure pairs with nothing")
+    check("read.mb.inline" not in rows and "sync.memb.p99" not in rows,
+          "rows a side did not measure (and did not fail) are left out")
+    rows = {r[0]: r for r in ck_rows({"ours": {"sync.memb.p50": [1.0]}, "ck": {}}, units,
+                                     {("ck", "sync.ck.p50")}, None)}
+    check(rows["sync.memb.p50"][3] == "FAILED", "a ck row that failed says so")
+
+
 def self_test():
     """--self-test: the noise and verdict logic on made-up figures (TAP)."""
     checks = []
@@ -1466,6 +1698,7 @@ def self_test():
           "a miss inside the noise of the target says so")
     check(verdict("sync.memb.p50", 0.40, 1.0, noise)[1] == "meets", "a clear meet is plain")
     gate_self_test(check)
+    peers_self_test(check)
     # the time budgets (full run 10 min, --quick 5 min), on the plan (a quiet
     # machine's estimates)
     for quick, budget in ((False, 600.0), (True, 300.0)):
@@ -1485,7 +1718,8 @@ def self_test():
 
 def parse_args():
     ap = argparse.ArgumentParser(description="Benchmarks this project's RCU core against "
-                                 "Debian's liburcu, same source, same run.")
+                                 "Debian's liburcu and Concurrency Kit's ck_epoch, same "
+                                 "source, same run (details: the module docstring).")
     ap.add_argument("--build-dir", default=os.environ.get("BUILD_DIR",
                                                           os.path.join(SRC_ROOT, "build")),
                     help="Meson build directory holding liburcu/liburcu-*.so (default: "
@@ -1493,6 +1727,13 @@ def parse_args():
     ap.add_argument("--ref-dir", default="/opt/liburcu-ref",
                     help="dpkg -x tree of liburcu-dev + liburcu8 (default: /opt/liburcu-ref; "
                     "fetched into the build directory when absent)")
+    ap.add_argument("--peers", "--peer", default=None, metavar="LIST",
+                    help="the peers to run beside ours, comma-separated, of: %s (default: "
+                    "both, ck when libck can be had; the gate, --self-compare and --breakdown: "
+                    "liburcu only)" % ", ".join(PEERS))
+    ap.add_argument("--ck-dir", default=None,
+                    help="dpkg -x tree of libck-dev + libck0 (default: fetched into the build "
+                    "directory; none there: the ck rows are skipped)")
     ap.add_argument("--quick", action="store_true",
                     help="the regression gate's rows only, short runs, %d rounds (~3 min)"
                     % GATE_ROUNDS)
@@ -1545,6 +1786,14 @@ def parse_args():
         ap.error("--write-baseline takes both --from-json and --aa-json, or neither")
     if opts.check or opts.write_baseline:
         opts.quick = True
+    if opts.peers is not None:
+        try:
+            opts.peers = parse_peers(opts.peers)
+        except ValueError as e:
+            ap.error(str(e))
+        if opts.peers != ("liburcu",) and (opts.quick or opts.self_compare or opts.breakdown):
+            ap.error("--quick, --check, --write-baseline, --self-compare and --breakdown run "
+                     "liburcu only (the gate's rows and baseline do not change)")
     return opts
 
 
@@ -1588,16 +1837,18 @@ def side_by_side(opts, rounds, self_compare):
         rebuild_breakdown(build)
     workdir = os.path.join(build, "bench-side-by-side")
     os.makedirs(workdir, exist_ok=True)
-    ref = (None, None) if opts.breakdown else liburcu_tree(opts, workdir)
+    sides = ("ours",) if opts.breakdown else run_sides(opts)
+    ref = liburcu_tree(opts, workdir) if "liburcu" in sides else (None, None)
     if ref is None:
         return 2, None
-    built = build_benchmarks(opts, build, workdir, ref, self_compare)
+    ck = ck_tree(opts, workdir) if "ck" in sides else None
+    built = build_benchmarks(opts, build, workdir, (ref, ck), self_compare)
     if built is None:
         return 2, None
     exes, failures, nbin = built
     if opts.breakdown:
         return run_breakdown(opts, rounds, build, exes["ours"], failures), None
-    return measure(opts, rounds, build, ref, exes, failures, nbin, self_compare)
+    return measure(opts, rounds, build, (ref, ck), exes, failures, nbin, self_compare)
 
 
 def liburcu_tree(opts, workdir):
@@ -1614,36 +1865,61 @@ def liburcu_tree(opts, workdir):
     return ref
 
 
-def build_benchmarks(opts, build, workdir, ref, self_compare):
-    """Compiles everything first (two compilers at a time), so that no
-    compile runs between measurements.  Returns ({side: {name: exe}},
-    failures, number of binaries), or None when one loads the wrong library."""
+def build_setups(build, trees, self_compare):
+    """{side: (include dirs, lib dir)} of the sides that can be built;
+    @trees is (liburcu's tree or (None, None), ck's tree or None)."""
     our_libdir = os.path.join(build, "liburcu")
     our_incs = [os.path.join(SRC_ROOT, "liburcu/include"), os.path.join(SRC_ROOT, "arch/include")]
     our_incs += [d for d in (os.path.join(build, "arch/include"),
                              os.path.join(build, "liburcu/include")) if os.path.isdir(d)]
-    setups = {"ours": (our_incs, our_libdir), "liburcu": ([ref[0]], ref[1])}
-    if self_compare:
-        setups["ours"] = setups["liburcu"]
+    (ref_inc, ref_lib), ck = trees
+    setups = {"ours": (our_incs, our_libdir)}
+    if ref_inc:
+        setups["liburcu"] = ([ref_inc], ref_lib)
+        if self_compare:
+            setups["ours"] = setups["liburcu"]
+    if ck:
+        setups["ck"] = ([ck[0]], ck[1])
+    return setups
+
+
+def build_jobs(opts, setups, workdir):
+    """(side, name, outdir, include dirs, lib dir) of every binary to build."""
     if opts.breakdown:
         names = ["sync-" + fl for fl in BREAKDOWN_FLAVORS] + ["scale-memb"]
     else:
         names = selected_binaries(opts)
-    failures = []
-    exes = {side: {} for side in SIDES}
     jobs = []
-    for side in (("ours",) if opts.breakdown else SIDES):
+    for side in (("ours",) if opts.breakdown else run_sides(opts)):
+        if side not in setups:
+            continue
         incs, libdir = setups[side]
         outdir = os.path.join(workdir, side)
         os.makedirs(outdir, exist_ok=True)
         for name in names:
+            if side == "ck":
+                if name in CK_SOURCES:
+                    jobs.append((side, name, outdir, incs, libdir))
+                continue
             flavor = BINARIES[name][1]
             if not os.path.exists(os.path.join(libdir, "liburcu-%s.so" % flavor)):
                 log("bench: %s: no liburcu-%s in %s, skipped" % (side, flavor, libdir))
                 continue
             jobs.append((side, name, outdir, incs, libdir))
+    return jobs
+
+
+def build_benchmarks(opts, build, workdir, trees, self_compare):
+    """Compiles everything first (two compilers at a time), so that no
+    compile runs between measurements.  Returns ({side: {name: exe}},
+    failures, number of binaries), or None when one loads the wrong library.
+    Only our build failing is a failure; a peer's binary is skipped."""
+    jobs = build_jobs(opts, build_setups(build, trees, self_compare), workdir)
+    failures = []
+    exes = {side: {} for side in SIDES + ("ck",)}
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        built = list(pool.map(lambda j: compile_one(j[1], j[2], j[3], j[4], opts.cc), jobs))
+        built = list(pool.map(lambda j: compile_one(j[1], j[2], j[3], j[4], opts.cc,
+                                                    j[0] == "ck"), jobs))
     with open(os.path.join(workdir, "build.log"), "w") as log_f:
         for (side, name, _, _, libdir), (exe, err, text) in zip(jobs, built):
             log_f.write(text)
@@ -1653,18 +1929,35 @@ def build_benchmarks(opts, build, workdir, ref, self_compare):
                 log("bench: %s/%s does not build (%s), skipped; see %s/build.log"
                     % (side, name, err, workdir))
                 continue
-            if not check_linkage(exe, libdir):
+            linked = check_linkage(exe, libdir, "libck", "liburcu") if side == "ck" \
+                else check_linkage(exe, libdir)
+            if not linked:
                 log("bench: %s/%s does not load its libraries from %s" % (side, name, libdir))
                 return None
             exes[side][name] = exe
     return exes, failures, len(jobs)
 
 
+def round_sides(rnd, sides, name, args, exes):
+    """The sides of one run in round @rnd, in order, with the metrics each
+    prints: @sides (ours first) in even rounds and reversed in odd ones,
+    then our A/A second run; ck only in CK_RUNS, and only where built."""
+    order = list(sides) if rnd % 2 == 0 else list(reversed(sides))
+    seq = []
+    for side in order + (["ours2"] if is_aa(name, args) else []):
+        if exes.get("ours" if side == "ours2" else side, {}).get(name) is None:
+            continue
+        metrics = CK_RUNS.get((name, tuple(args))) if side == "ck" else True
+        if metrics:
+            seq.append((side, metrics))
+    return seq
+
+
 def run_rounds(opts, rounds, exes):
     """The interleaved rounds.  Returns (results, units, failed, failures,
     preempted): results[side][metric] holds one value per round (None when
     not measured), results["aa_spread"][metric] the A/A spread of each round."""
-    results = {side: {} for side in SIDES + ("ours2",)}
+    results = {side: {} for side in SIDES + ("ck", "ours2")}
     results["aa_spread"] = {}
     units = {}
     failed = set()
@@ -1672,57 +1965,58 @@ def run_rounds(opts, rounds, exes):
     preempted = {}
     extra = ["-q"] if opts.quick else []
     for rnd in range(rounds):
-        order = SIDES if rnd % 2 == 0 else tuple(reversed(SIDES))
         for name, args, repeat, metrics in selected_runs(opts):
-            seq = list(order) + (["ours2"] if is_aa(name, args) else [])
-            got = {side: {m: [] for m in metrics} for side in seq}
+            seq = [(side, metrics if m is True else m)
+                   for side, m in round_sides(rnd, run_sides(opts), name, args, exes)]
+            got = {side: {m: [] for m in ms} for side, ms in seq}
             for _ in range(repeat):
-                for side in seq:
-                    exe = exes["ours" if side == "ours2" else side].get(name)
-                    if exe is None:
-                        continue
-                    out, err = run_reader_checked(exe, args + extra, name, metrics,
+                for side, ms in seq:
+                    exe = exes["ours" if side == "ours2" else side][name]
+                    out, err = run_reader_checked(exe, args + extra, name, ms,
                                                   "%s round %d" % (side, rnd + 1), preempted, side)
                     if out is None:
-                        failed.update((side, m) for m in metrics)
+                        failed.update((side, m) for m in ms)
                         failures.append("%s/%s %s (round %d): %s"
                                         % (side, name, " ".join(args), rnd + 1, err))
                         log("bench: %s" % failures[-1])
                         continue
-                    for m in metrics:
+                    for m in ms:
                         if out.get(m):
                             got[side][m].append(out[m][0])
                             units[m] = out[m][1]
             # one entry per round (None when not measured), so rounds pair up
-            for side in seq:
-                if exes["ours" if side == "ours2" else side].get(name) is None:
-                    continue
-                for m in metrics:
+            for side, ms in seq:
+                for m in ms:
                     vals = got[side][m]
                     results[side].setdefault(m, []).append(
                         statistics.median(vals) if vals else None)
             # every run of our build in this round is an A/A sample: the
             # repeats of one side and the AA_RUNS second run
             for m in metrics:
-                ours_all = [v for v in got["ours"].get(m, []) + got.get("ours2", {}).get(m, [])
-                            if v]
+                ours_all = [v for v in got.get("ours", {}).get(m, []) +
+                            got.get("ours2", {}).get(m, []) if v]
                 if len(ours_all) > 1:
                     results["aa_spread"].setdefault(m, []).append(max(ours_all) / min(ours_all))
         log("bench: round %d/%d done" % (rnd + 1, rounds))
     return results, units, failed, failures, preempted
 
 
-def measure(opts, rounds, build, ref, exes, failures, nbin, self_compare):
+def measure(opts, rounds, build, trees, exes, failures, nbin, self_compare):
     """Runs the rounds and prints the header, the table and the failures;
     returns (exit status, the run's record)."""
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     load_before = load_text()
-    version = ref_version(*ref)
+    ref, ck = trees
+    version = ref_version(*ref) if ref[1] else "not run"
+    ck_version = pc_version(ck[1], "ck.pc") if ck and exes["ck"] else None
     if self_compare:
         print("# A/A run: liburcu %s on both sides (column 'ours' is liburcu too)" % version)
     else:
         print("# side-by-side: ours (%s, source %s) vs liburcu %s (%s)"
-              % (build, source_revision(), version, ref[1]))
+              % (build, source_revision(), version, ref[1] or "--peers without liburcu"))
+    if ck_version:
+        print("# second peer: Concurrency Kit %s, ck_epoch (%s); its rows in their own table"
+              % (ck_version, ck[1]))
     print("# command: %s" % sh([sys.argv[0]] + sys.argv[1:]))
     print("# started %s, load (uptime) %s, %d CPUs, %d round(s)%s"
           % (stamp, load_before, os.cpu_count() or 0, rounds, ", quick" if opts.quick else ""))
@@ -1755,6 +2049,9 @@ def measure(opts, rounds, build, ref, exes, failures, nbin, self_compare):
               "expect large run-to-run swings (see --self-compare for this machine's noise)")
     print()
     print_table(results, units, rounds, failed, noise)
+    if exes["ck"]:
+        print()
+        print_ck_table(results, units, rounds, failed, noise)
 
     if preempted:
         print()
@@ -1769,6 +2066,7 @@ def measure(opts, rounds, build, ref, exes, failures, nbin, self_compare):
             print("  " + f)
     record = {"started": stamp, "rounds": rounds, "quick": opts.quick, "only": opts.only,
               "self_compare": self_compare, "commit": source_revision(), "liburcu": version,
+              "ck": ck_version, "peers": list(run_sides(opts)[1:]),
               "cpus": os.cpu_count() or 0, "load_start": load_before, "load_end": load_after,
               "built_ours": sorted(exes["ours"]),
               "units": units, "results": results, "failures": failures,
