@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Install the build into a scratch DESTDIR, then build a liburcu-style program
 # against the installed headers and libraries with pkg-config, and run it.
-# Also checks that every library has its .pc file and that man pages landed.
+# Also checks that every library has its .pc file and that man pages landed,
+# and builds a C++ program that includes only <urcu/rcu.hpp> the same way.
 set -euo pipefail
 build="$1"; src="$2"
 dest="$(mktemp -d)"
@@ -36,4 +37,16 @@ cc -Wall -Werror -o "$dest/example" "$src/liburcu-list-example.c" $flags -lpthre
 # the directory the library was installed into instead.
 libdir="$(dirname "$(find "$dest" -name 'liburcu-qsbr.so' | head -1)")"
 LD_LIBRARY_PATH="$libdir" "$dest/example"
+# The C++ interface: a program that includes only <urcu/rcu.hpp> builds
+# with liburcu's flags and -pthread alone (README's example).
+if command -v c++ >/dev/null 2>&1; then
+	[ -f "$incdir/urcu/rcu.hpp" ] || { echo "FAIL: urcu/rcu.hpp not installed"; exit 1; }
+	cxxflags="$(pkg-config --cflags --libs liburcu)"
+	# shellcheck disable=SC2086
+	c++ -std=c++17 -Wall -Werror -o "$dest/example-cxx" "$src/rcu-hpp-example.cpp" \
+		$cxxflags -pthread
+	LD_LIBRARY_PATH="$libdir" "$dest/example-cxx"
+else
+	echo "no c++ compiler: the <urcu/rcu.hpp> program is not built"
+fi
 echo "PASS"
