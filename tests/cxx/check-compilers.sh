@@ -8,6 +8,7 @@
 # check; with neither, the test is skipped.
 #
 # usage: check-compilers.sh SRCDIR LIBDIR INCDIR...
+# CXX_EXTRA_FLAGS: the build's own C++ flags (e.g. -m32), passed on.
 set -u
 src="$1"; libdir="$2"; shift 2
 incs=""
@@ -29,7 +30,7 @@ for cxx in g++ clang++; do
 			defs="-DCXX_NO_TAP"
 			[ "$order" = before ] && defs="$defs -DCXX_URCU_H_FIRST -D_LGPL_SOURCE"
 			# shellcheck disable=SC2086 # word lists on purpose
-			if "$cxx" -std="$std" -Wall -Wextra -Werror -pedantic $defs $incs \
+			if "$cxx" -std="$std" -Wall -Wextra -Werror -pedantic ${CXX_EXTRA_FLAGS:-} $defs $incs \
 				-o "$tmp/a.out" "$src/test_cxx_include.cpp" \
 				-L"$libdir" -lurcu -lurcu-common -pthread >"$tmp/log" 2>&1; then
 				echo "ok $n - $what"
