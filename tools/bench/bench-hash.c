@@ -145,7 +145,7 @@ static void fill_grown(long n)
 		if ((i & 255) == 0)
 			rcu_read_lock();
 		items[i] = new_item(2 * (uint64_t) i);
-		cds_lfht_add(ht, mix(items[i]->key), &items[i]->node);
+		cds_lfht_add(ht, bench_mix64(items[i]->key), &items[i]->node);
 		if ((i & 255) == 255 || i == n - 1)
 			rcu_read_unlock();
 		if (i >= 1024 && (i & (i - 1)) == 0)
