@@ -142,14 +142,15 @@ static void fill_grown(long n)
 	items = bench_xmalloc(sizeof(*items) * (size_t) n);
 	nkeys = n;
 	for (long i = 0; i < n; i++) {
+		/* Between two sections: i is a multiple of 256 here. */
+		if (i >= 1024 && (i & (i - 1)) == 0)
+			resize_to((unsigned long) i);
 		if ((i & 255) == 0)
 			rcu_read_lock();
 		items[i] = new_item(2 * (uint64_t) i);
 		cds_lfht_add(ht, bench_mix64(items[i]->key), &items[i]->node);
 		if ((i & 255) == 255 || i == n - 1)
 			rcu_read_unlock();
-		if (i >= 1024 && (i & (i - 1)) == 0)
-			resize_to((unsigned long) i);
 	}
 	resize_to(pow2_at_least((unsigned long) n));
 }
