@@ -19,7 +19,7 @@
  *          hash.hitauto<KEYS>.t<THREADS> in lookups/s.
  * -m mixed -n KEYS -c THREADS: 90% lookup / 5% add_unique / 5% del on an
  *          AUTO_RESIZE | ACCOUNTING table, filled and resized to KEYS's
- *          power of two before the clock starts (fill_grown()); removed
+ *          power of two before the clock starts (fill()); removed
  *          nodes freed with call_rcu.  Prints hash.mixed<KEYS>.t<THREADS>
  *          in ops/s.
  * -m mixed-auto: the same on an AUTO_RESIZE table without ACCOUNTING
@@ -98,17 +98,6 @@ static void free_item_cb(struct rcu_head *rh)
 }
 
 /* Keys 2*i (i < KEYS) are inserted; odd keys are misses. */
-static void fill(long n)
-{
-	items = bench_xmalloc(sizeof(*items) * (size_t) n);
-	nkeys = n;
-	rcu_read_lock();
-	for (long i = 0; i < n; i++) {
-		items[i] = new_item(2 * (uint64_t) i);
-		cds_lfht_add(ht, bench_mix64(items[i]->key), &items[i]->node);
-	}
-	rcu_read_unlock();
-}
 
 static unsigned long pow2_at_least(unsigned long n)
 {
@@ -128,22 +117,23 @@ static void resize_to(unsigned long size)
 }
 
 /*
- * fill() for the mixed modes' AUTO_RESIZE table, which starts at 1 bucket:
- * the same adds, one read-side section per 256, an explicit resize at each
- * power of two from 1024 keys on and to n's at the end, so that the timed
- * phase starts on a table of the same size in both libraries.  fill()'s
- * single section kept the table from growing until the fill ended (a
- * resize waits for grace periods): the timed phase then raced each
- * library's catching up, and liburcu 0.13 sometimes lost its lazy resize
- * altogether and filled a tiny table for minutes (the 120 s timeout).
+ * Create items 0..n-1 (keys 0, 2, 4, ...) and add them, one read-side
+ * section per 256 adds.  grow (the mixed modes' AUTO_RESIZE table, which
+ * starts at 1 bucket): an explicit resize at each power of two from 1024
+ * keys on and to n's at the end, so that the timed phase starts on a table
+ * of the same size in both libraries.  One section for the whole fill
+ * kept the table from growing until the fill ended (a resize waits for
+ * grace periods): the timed phase then raced each library's catching up,
+ * and liburcu 0.13 sometimes lost its lazy resize altogether and filled a
+ * tiny table for minutes (the 120 s timeout).
  */
-static void fill_grown(long n)
+static void fill(long n, bool grow)
 {
 	items = bench_xmalloc(sizeof(*items) * (size_t) n);
 	nkeys = n;
 	for (long i = 0; i < n; i++) {
 		/* Between two sections: i is a multiple of 256 here. */
-		if (i >= 1024 && (i & (i - 1)) == 0)
+		if (grow && i >= 1024 && (i & (i - 1)) == 0)
 			resize_to((unsigned long) i);
 		if ((i & 255) == 0)
 			rcu_read_lock();
@@ -152,7 +142,8 @@ static void fill_grown(long n)
 		if ((i & 255) == 255 || i == n - 1)
 			rcu_read_unlock();
 	}
-	resize_to(pow2_at_least((unsigned long) n));
+	if (grow)
+		resize_to(pow2_at_least((unsigned long) n));
 }
 
 
@@ -319,7 +310,7 @@ static void regrow(const char *mode, long n, int rounds)
 	if (!ht)
 		bench_die("cds_lfht_new failed");
 	if (!empty)
-		fill(n);	/* at 2^ORDER buckets: short chains */
+		fill(n, false);	/* at 2^ORDER buckets: short chains */
 	else
 		items = NULL;
 	rcu_thread_offline_if_qsbr();
@@ -384,7 +375,7 @@ int main(int argc, char **argv)
 			ht = cds_lfht_new(size, size, size, 0, NULL);
 		if (!ht)
 			bench_die("cds_lfht_new failed");
-		fill(n);
+		fill(n, false);
 		rcu_thread_offline_if_qsbr();
 		rate = run_workers(o.callers, lookup_worker, miss, secs, &errors);
 		rcu_thread_online_if_qsbr();
@@ -400,7 +391,7 @@ int main(int argc, char **argv)
 				| (accounting ? CDS_LFHT_ACCOUNTING : 0), NULL);
 		if (!ht)
 			bench_die("cds_lfht_new failed");
-		fill_grown(n);
+		fill(n, true);
 		rate = run_workers(o.callers, mixed_worker, 0, secs, &errors);
 		snprintf(name, sizeof(name), "hash.mixed%s%ld.t%d", accounting ? "" : "auto",
 			 n, o.callers);
@@ -417,7 +408,7 @@ int main(int argc, char **argv)
 		ht = cds_lfht_new(1UL << 20, 1, 1UL << 20, 0, NULL);
 		if (!ht)
 			bench_die("cds_lfht_new failed");
-		fill(n);
+		fill(n, false);
 		rcu_thread_offline_if_qsbr();
 		cds_lfht_resize(ht, 1024);
 		rcu_thread_online_if_qsbr();
