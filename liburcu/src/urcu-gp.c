@@ -630,7 +630,8 @@ static unsigned long gp_target(void)
  * synchronize_rcu: returns after every read-side critical section (qsbr:
  * every online period without a quiescent state) that began before the call
  * has ended.  Full memory barrier on entry and on return.  Concurrent callers
- * share grace periods.  Must not be called from a read-side critical section
+ * share grace periods; with no thread registered it returns without one
+ * ("No reader" above).  Must not be called from a read-side critical section
  * (aborts with a message).  qsbr: an online caller goes offline while waiting.
  */
 void URCU_FN(synchronize_rcu)(void)
