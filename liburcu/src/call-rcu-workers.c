@@ -43,6 +43,24 @@
  * worker checks state after S2, so either it sees the bit or the requester's
  * AWAKE store comes after S1 and its futex_wait returns.
  *
+ * Gathering (normal workers).  A worker about to start a batch less than
+ * GATHER_GAP_NS after its previous batch ended is fed by a dense stream:
+ * the callbacks were queued while it ran, or woke it right after it went
+ * to sleep.  It then naps GATHER_NS, offline, before the splice, so that
+ * a dense stream costs about one grace period per GATHER_NS instead of
+ * one grace period (and a wake-up, when it had slept) per few callbacks.
+ * A sparse stream, each callback more than GATHER_GAP_NS after the last
+ * batch, is served at once.  Why it matters: every grace period costs the
+ * readers running meanwhile (a membarrier IPI on their CPUs, a cache miss
+ * on their reader word after the scan), and the default worker inherits
+ * its creator's affinity: created by a thread pinned to one CPU, it
+ * competes with that thread for its CPU, preempting it inside read-side
+ * sections that its grace period must then wait for.  Without the nap, a
+ * reader deleting 5 % of its hash-table operations lost about a fifth of
+ * its throughput to its worker (docs/PERFORMANCE.md, "call_rcu").  The
+ * nap changes no ordering and no part of the wake-up protocol: it only
+ * delays the splice.
+ *
  * RT workers (URCU_CALL_RCU_RT) never sleep on the futex: they poll the queue
  * (spin, then sched_yield, then short naps when idle for long), and
  * enqueuers never read crdp->sleep, so call_rcu() makes no system call.
@@ -79,6 +97,9 @@ _Static_assert(offsetof(struct call_rcu_data, cbs_head) == CAA_CACHE_LINE_SIZE,
  * costs about a thousand wake-ups per second and picks up a new callback
  * within a millisecond.
  */
+#define GATHER_NS		1000000L	/* see "Gathering" above */
+#define GATHER_GAP_NS		100000ULL
+
 #define RT_SPIN_LOOPS		1000
 #define RT_YIELD_LOOPS		2000
 #define RT_NAP_MIN_NS		50000L
@@ -236,6 +257,24 @@ static void worker_poll(struct call_rcu_data *crdp)
 	}
 }
 
+/*
+ * Normal worker, a batch due less than GATHER_GAP_NS after the previous
+ * one: let the stream gather for GATHER_NS ("Gathering" above).  Offline,
+ * so that qsbr grace periods do not wait for the nap.  A stop or pause
+ * request already made skips it; one made during it waits (GATHER_NS at
+ * most).
+ */
+static void worker_gather(struct call_rcu_data *crdp)
+{
+	struct timespec ts = { 0, GATHER_NS };
+
+	if (requested(crdp))
+		return;
+	URCU_FN(thread_offline)();
+	(void) nanosleep(&ts, NULL);
+	URCU_FN(thread_online)();
+}
+
 /* One round: splice, one grace period, invoke.  Called online. */
 static void worker_run_batch(struct call_rcu_data *crdp)
 {
@@ -276,6 +315,7 @@ static void *worker_thread(void *arg)
 {
 	struct call_rcu_data *crdp = arg;
 	bool rt = crdp->flags & URCU_CALL_RCU_RT;
+	uint64_t last_end = 0;	/* when the last batch ended (0: none yet) */
 
 	URCU_FN(register_thread)();
 	/* Callbacks that call call_rcu() feed this worker. */
@@ -307,7 +347,10 @@ static void *worker_thread(void *arg)
 			URCU_FN(thread_online)();
 			continue;
 		}
+		if (!rt && urcu_common_now_ns() - last_end < GATHER_GAP_NS)
+			worker_gather(crdp);
 		worker_run_batch(crdp);
+		last_end = urcu_common_now_ns();
 	}
 	URCU_FN(unregister_thread)();
 	worker_ack(crdp, CRDP_STOPPED);
