@@ -26,6 +26,7 @@
 static void no_lib_view(struct ut_flavor_ops *ops)
 {
 	ops->gp_stats = NULL;
+	ops->gp_flipped = NULL;
 	ops->set_stall_timeout = NULL;
 	ops->set_stall_handler = NULL;
 }

@@ -165,6 +165,19 @@ static int w_gp_stats(struct ut_gp_stats *out)
 	return 0;
 }
 
+#if CAA_BITS_PER_LONG == 64
+/*
+ * The sequence field of the global word: one step per grace period that
+ * found a reader registered (urcu-gp.c's flip).  A plain load of a word the
+ * leader stores plainly; libstats.c orders it against its reads of the
+ * statistics itself.
+ */
+static uint64_t w_gp_flipped(void)
+{
+	return CMM_LOAD_SHARED(UT_PFX(i_gp).ctr) >> URCU_GP_SEQ_SHIFT;
+}
+#endif
+
 static int w_set_stall_timeout(double seconds)
 {
 	return UT_PFX(set_stall_timeout)(seconds);
@@ -224,6 +237,9 @@ const struct ut_flavor_ops UT_SYM(ut_flavor) = {
 #endif
 #ifdef URCU_GP_STATS
 	.gp_stats = w_gp_stats,
+#if CAA_BITS_PER_LONG == 64
+	.gp_flipped = w_gp_flipped,
+#endif
 	.set_stall_timeout = w_set_stall_timeout,
 	.set_stall_handler = w_set_stall_handler,
 #endif

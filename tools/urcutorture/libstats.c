@@ -22,6 +22,13 @@
  * Checks (each that fails counts one gp_stats_mismatch error, so the
  * combination FAILs, and prints a "!!! gp-stats:" line naming it):
  *
+ *   settled        each of the two readings settles: two readings in a row
+ *                  agree and the histogram adds up to completed, within
+ *                  UT_LIB_SETTLE_NS of readings 1 ms apart.  Grace periods
+ *                  ending without pause for that long around a combination
+ *                  (its threads not started yet, or joined and drained)
+ *                  are themselves wrong; a reading that never settles is an
+ *                  error, never a skipped check.
  *   completed      urcutorture's lower bound on the grace periods that ended
  *                  <= the growth of completed.  The bound: the larger of a
  *                  set of pairwise disjoint synchronize_rcu calls
@@ -35,6 +42,31 @@
  *                  visible: grace periods run one at a time under the leader
  *                  lock and a grace period is counted before the next one
  *                  can end.
+ *   completed_max  the growth of completed <= the grace periods that
+ *                  flipped the library's global word in between (its
+ *                  sequence field, ops->gp_flipped) + 1 + the growth of
+ *                  hist[0].  A grace period that finds a reader registered
+ *                  flips the word once (64-bit); one that finds none does
+ *                  not, but the controller stays registered through the
+ *                  combination, so none of those ends in it; a
+ *                  synchronize_rcu that finds no thread registered counts
+ *                  a grace period of 0 ns (hist[0]) without one (allowed
+ *                  for, though the same registration rules it out too).
+ *                  The + 1: the grace period in flight when the word was
+ *                  first read (grace periods run one at a time, each
+ *                  counted before the next flips).  The word is read before
+ *                  the first reading and after the last, so its growth
+ *                  can only be larger than the flips in between; on a
+ *                  weakly ordered CPU the last read may lag the count (the
+ *                  leader orders nothing for us between its flip and its
+ *                  count), so a comparison that fails reads the word again
+ *                  10 ms later (it only grows) before it counts an error.
+ *                  Catches a library that counts a grace period twice.
+ *   completed_max_live  the same bound, checked by the controller at each
+ *                  control step (100-200 ms) while the threads run, against
+ *                  one reading (read in the library's order: completed
+ *                  first, hist[0] after it, the word last): counted once,
+ *                  the first time it fails, so the stat lines show it.
  *   wait_ns_max    the longest synchronize_rcu urcutorture timed <= 2 x
  *                  wait_ns_max + 0.5 s.  A call waits for the grace period
  *                  in flight, then for its own (each at most wait_ns_max
@@ -45,9 +77,8 @@
  *                  of wait_ns_total lies within the bounds of the buckets
  *                  that grew (plus one wait_ns_max: a grace period ending
  *                  while the fields are read); wait_ns_max is in the highest
- *                  non-empty bucket or above.  Only when both readings were
- *                  settled (two readings in a row agreed, the histogram
- *                  adding up to completed).
+ *                  non-empty bucket or above.  Only when both readings
+ *                  settled (else "settled" failed).
  *   stall_reports  the reports of this flavor the handler got = the growth
  *                  of stalls_reported (one fewer while a grace period is in
  *                  flight: the library counts a report before it hands it
@@ -63,6 +94,8 @@
 #include "json.h"
 #include "ut.h"
 
+/* How long the readings around a combination may take to settle. */
+#define UT_LIB_SETTLE_NS	2000000000ull
 /* Scheduling allowed beyond two grace periods in one synchronize_rcu call. */
 #define UT_LIB_SYNC_SLACK_NS	500000000ull
 /* The library's documented default stall timeout (the kernel's). */
@@ -223,24 +256,61 @@ static bool same_stats(const struct ut_gp_stats *a, const struct ut_gp_stats *b)
 /*
  * Read the statistics until two readings in a row agree and the histogram
  * adds up to completed (a grace period ending meanwhile updates them one
- * by one); false if they never settle (the reading is kept anyway).
+ * by one), for at most UT_LIB_SETTLE_NS; false if they never settle (the
+ * last reading is kept anyway; *reads: how many were taken).
  */
-static bool read_settled(const struct ut_flavor_ops *ops, struct ut_gp_stats *out)
+static bool read_settled(const struct ut_flavor_ops *ops, struct ut_gp_stats *out, int *reads)
 {
+	uint64_t end = ut_now_ns() + UT_LIB_SETTLE_NS;
 	struct ut_gp_stats prev;
 
 	memset(out, 0, sizeof(*out));
+	*reads = 1;
 	if (ops->gp_stats(out))
 		return false;
-	for (int i = 0; i < 200; i++) {
+	do {
 		prev = *out;
+		++*reads;
 		if (ops->gp_stats(out))
 			return false;
 		if (same_stats(&prev, out) && hist_sum(out) == out->completed)
 			return true;
 		ut_sleep_ns(1000000ull);
-	}
+	} while (ut_now_ns() < end);
 	return false;
+}
+
+/*
+ * The global word's flips now, read after a reading of the statistics.
+ * Acquire fence: orders our loads of the statistics before this load (our
+ * own order only; see completed_max at the top of this file for why the
+ * word may still lag on a weakly ordered CPU).
+ */
+static uint64_t flipped_after(const struct ut_flavor_ops *ops)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return ops->gp_flipped();
+}
+
+/* The upper bound on the growth of completed from reading b (see the top). */
+static uint64_t completed_max(const struct ut_libview *lv, const struct ut_gp_stats *b,
+			      uint64_t flipped)
+{
+	return flipped - lv->flipped_before + 1 + (b->hist[0] - lv->before.hist[0]);
+}
+
+/*
+ * completed_max's comparison for reading b: the word read again 10 ms later
+ * when it fails (*flipped updated).  True if the bound holds.
+ */
+static bool within_max(const struct ut_flavor_ops *ops, const struct ut_libview *lv,
+		       const struct ut_gp_stats *b, uint64_t *flipped)
+{
+	if (b->completed - lv->before.completed <= completed_max(lv, b, *flipped))
+		return true;
+	ut_sleep_ns(10000000ull);
+	*flipped = flipped_after(ops);
+	return b->completed - lv->before.completed <= completed_max(lv, b, *flipped);
 }
 
 static void add_check(struct ut_libview *lv, const char *name, bool ok, const char *fmt, ...)
@@ -268,6 +338,24 @@ static void run_checks(struct ut_run *run, struct ut_libview *lv, bool settled)
 	uint64_t reported = b->stalls_reported - a->stalls_reported;
 	int top = -1;
 
+	if (!settled)
+		add_check(lv, "settled", false,
+			  "the library's statistics did not settle within %.1f s (%d readings 1 ms "
+			  "apart: no two in a row agreed with the histogram adding up to completed), "
+			  "so the histogram could not be checked", UT_LIB_SETTLE_NS / 1e9,
+			  lv->unsettled_reads);
+	if (lv->flips) {
+		bool ok = within_max(run->ops, lv, b, &lv->flipped_after);
+
+		add_check(lv, "completed_max", ok,
+			  "the library's completed grew by %llu, but its global word shows %llu grace "
+			  "periods begun with a reader registered, and hist[0] (synchronize_rcu calls "
+			  "that found no reader) grew by %llu: at most %llu (one of them in flight at "
+			  "the start) can have ended", (unsigned long long)completed,
+			  (unsigned long long)(lv->flipped_after - lv->flipped_before),
+			  (unsigned long long)(b->hist[0] - a->hist[0]),
+			  (unsigned long long)completed_max(lv, b, lv->flipped_after));
+	}
 	add_check(lv, "completed", lv->distinct_gps <= completed,
 		  "urcutorture saw at least %llu grace periods end (disjoint synchronize_rcu calls, "
 		  "each containing a whole one; %llu calls in all), the library's completed grew by %llu",
@@ -357,9 +445,49 @@ void ut_lib_begin(struct ut_run *run)
 	    !ops->set_stall_timeout(cfg->lib_stall_timeout_ns / 1e9))
 		lv->stall_timeout_ns = cfg->lib_stall_timeout_ns;
 	if (ops->gp_stats) {
+		int reads;
+
 		lv->stats = true;
-		lv->settled = read_settled(ops, &lv->before);
+		/* The word first: read early, it can only loosen the bound. */
+		lv->flips = ops->gp_flipped != NULL;
+		if (lv->flips)
+			lv->flipped_before = ops->gp_flipped();
+		/*
+		 * Acquire fence: the word's load before the statistics' loads
+		 * (our own order only, as in flipped_after()).
+		 */
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		lv->settled = read_settled(ops, &lv->before, &reads);
+		if (!lv->settled)
+			lv->unsettled_reads = reads;
 	}
+}
+
+void ut_lib_tick(struct ut_run *run)
+{
+	struct ut_libview *lv = run->res->lib;
+	struct ut_gp_stats now;
+	uint64_t flipped;
+
+	if (!lv || !lv->stats || !lv->flips || lv->live_failed || run->ops->gp_stats(&now))
+		return;
+	flipped = flipped_after(run->ops);
+	if (within_max(run->ops, lv, &now, &flipped))
+		return;
+	lv->live_failed = true;
+	add_check(lv, "completed_max_live", false,
+		  "%.3f s into the combination the library's completed had grown by %llu, but its "
+		  "global word showed %llu grace periods begun with a reader registered, and hist[0] "
+		  "(synchronize_rcu calls that found no reader) had grown by %llu: at most %llu "
+		  "(one of them in flight at the start) can have ended",
+		  (ut_now_ns() - run->t_start_ns) / 1e9,
+		  (unsigned long long)(now.completed - lv->before.completed),
+		  (unsigned long long)(flipped - lv->flipped_before),
+		  (unsigned long long)(now.hist[0] - lv->before.hist[0]),
+		  (unsigned long long)completed_max(lv, &now, flipped));
+	lv->checks[lv->nchecks - 1].counted = true;
+	/* Counted now, with the run's other errors, so that the stat lines show it. */
+	__atomic_add_fetch(&run->cb_errors[UT_ERR_GP_STATS], 1, __ATOMIC_RELAXED);
 }
 
 /* urcutorture's own side: calls, the disjoint lower bound, the longest call. */
@@ -397,6 +525,7 @@ void ut_lib_end(struct ut_run *run)
 	struct ut_result *res = run->res;
 	struct ut_libview *lv = res->lib;
 	const struct ut_flavor_ops *ops = run->ops;
+	int reads;
 
 	if (!lv)
 		return;
@@ -407,7 +536,13 @@ void ut_lib_end(struct ut_run *run)
 		ops->synchronize_rcu();
 		/* The reports first: the library counts one before handing it over. */
 		take_reports(lv);
-		lv->settled = read_settled(ops, &lv->after) && lv->settled;
+		if (!read_settled(ops, &lv->after, &reads)) {
+			if (lv->settled)
+				lv->unsettled_reads = reads;
+			lv->settled = false;
+		}
+		if (lv->flips)
+			lv->flipped_after = flipped_after(ops);
 		run_checks(run, lv, lv->settled);
 	} else {
 		take_reports(lv);
@@ -416,7 +551,8 @@ void ut_lib_end(struct ut_run *run)
 	for (int i = 0; i < lv->nchecks; i++) {
 		if (lv->checks[i].ok)
 			continue;
-		res->errors[UT_ERR_GP_STATS]++;
+		if (!lv->checks[i].counted)
+			res->errors[UT_ERR_GP_STATS]++;
 		if (!res->note[0])
 			snprintf(res->note, sizeof(res->note), "gp-stats: %s check failed",
 				 lv->checks[i].name);
@@ -486,19 +622,22 @@ void ut_lib_report(const struct ut_config *cfg, const struct ut_result *r)
 	if (lv->stats) {
 		const struct ut_gp_stats *a = &lv->before, *b = &lv->after;
 		uint64_t n = b->completed - a->completed;
-		char mean[32], max[32];
+		char mean[32], max[32], upper[48] = "";
 		int bad = 0;
 
 		for (int i = 0; i < lv->nchecks; i++)
 			bad += !lv->checks[i].ok;
 		ut_format_ns(n ? (b->wait_ns_total - a->wait_ns_total) / n : 0, mean, sizeof(mean));
 		ut_format_ns(b->wait_ns_max, max, sizeof(max));
+		if (lv->flips && !lv->at_stall)
+			snprintf(upper, sizeof(upper), ", <= %llu could",
+				 (unsigned long long)completed_max(lv, b, lv->flipped_after));
 		ut_out(sink, "  gp-stats        library: %llu grace periods (mean %s, longest since start "
-		       "%s), %llu stall reports, %llu misuse events; urcutorture saw >= %llu end: %s\n",
+		       "%s), %llu stall reports, %llu misuse events; urcutorture saw >= %llu end%s: %s\n",
 		       (unsigned long long)n, mean, max,
 		       (unsigned long long)(b->stalls_reported - a->stalls_reported),
 		       (unsigned long long)(b->misuse_events - a->misuse_events),
-		       (unsigned long long)lv->distinct_gps, bad ? "MISMATCH" : "agree");
+		       (unsigned long long)lv->distinct_gps, upper, bad ? "MISMATCH" : "agree");
 	}
 	if (lv->handler) {
 		const struct ut_lib_report *first = first_of(lv, false), *end = first_of(lv, true);
@@ -572,6 +711,10 @@ static void json_stats(struct uj *j, const struct ut_libview *lv)
 	uj_obj(j, "urcutorture");
 	uj_u64(j, "grace_periods_seen", lv->distinct_gps);
 	uj_u64(j, "synchronize_rcu_calls", lv->sync_calls);
+	if (lv->flips && !lv->at_stall)
+		uj_u64(j, "grace_periods_max", completed_max(lv, b, lv->flipped_after));
+	else
+		uj_null(j, "grace_periods_max");
 	if (lv->sync_max_ns)
 		uj_u64(j, "synchronize_rcu_max_ns", lv->sync_max_ns);
 	else

@@ -376,6 +376,7 @@ static void run_control(struct ut_run *run)
 		elapsed = ut_now_ns() - t0;
 		if (run->mode->between)
 			run->mode->between(run, elapsed);
+		ut_lib_tick(run);
 		if (tty)
 			live_progress(run, elapsed, false);
 		if (cfg->stat_interval_ns && !cfg->inv->quiet && elapsed >= next_stat &&

@@ -93,6 +93,15 @@ struct ut_flavor_ops {
 	 * "urcu_memb"), also for the flavors built on another one.
 	 */
 	int (*gp_stats)(struct ut_gp_stats *out);
+	/*
+	 * Grace periods begun with a reader registered, as the library's global
+	 * word counts them (the sequence field of urcu_<flavor>_i_gp.ctr, which
+	 * each such grace period flips once: urcu/static/urcu-gp.h); only its
+	 * growth means anything.  This library on 64-bit targets only (the
+	 * sequence has 46 bits there; on 32-bit it has 14 and each grace period
+	 * flips twice): NULL elsewhere, and wherever gp_stats is NULL.
+	 */
+	uint64_t (*gp_flipped)(void);
 	int (*set_stall_timeout)(double seconds);
 	void (*set_stall_handler)(void (*fn)(const char *report, void *arg), void *arg);
 	const char *lib_flavor;

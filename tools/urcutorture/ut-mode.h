@@ -308,17 +308,26 @@ struct ut_lib_report {
 	char text[UT_LIB_TEXT];
 };
 
-#define UT_LIB_CHECKS	6
+#define UT_LIB_CHECKS	8
 
 struct ut_lib_check {
-	const char *name;	/* "completed", "wait_ns_max", "histogram", "stall_reports" */
+	/* "settled", "completed", "completed_max", "completed_max_live",
+	 * "wait_ns_max", "histogram", "stall_reports" */
+	const char *name;
 	bool ok;
+	bool counted;		/* its error was counted when it failed (during the run) */
 	char detail[320];
 };
 
 struct ut_libview {
 	bool stats;			/* gp_stats: before and after are valid */
-	bool settled;			/* both readings settled (the histogram check ran) */
+	bool settled;			/* both readings settled (else the "settled" check failed) */
+	int unsettled_reads;		/* readings taken by the one that did not settle */
+	/* The global word's flips (ops->gp_flipped), read before the first
+	 * reading and after the last; flips: both valid. */
+	bool flips;
+	uint64_t flipped_before, flipped_after;
+	bool live_failed;		/* completed_max_live failed (counted once) */
 	bool at_stall;			/* the watchdog's: after is the state at the stall */
 	struct ut_gp_stats before, after;	/* around the combination */
 	int64_t stall_timeout_ns;	/* set for the combination; -1: the library's default */

@@ -75,6 +75,10 @@ uint64_t ut_run_elapsed_ns(bool *stopping);
 
 /* Before the threads start: the handler, the stall timeout, the statistics. */
 void ut_lib_begin(struct ut_run *run);
+/* On the controller while the threads run (each control step): the upper
+ * bound on completed so far; counts one gp_stats_mismatch the first time
+ * it fails. */
+void ut_lib_tick(struct ut_run *run);
 /* After the drain: statistics, reports, checks into run->res (counts
  * gp_stats_mismatch errors); restores the handler and the timeout. */
 void ut_lib_end(struct ut_run *run);
