@@ -52,7 +52,17 @@
  * A churn thread starts short-lived reader threads (1 or 2 at a time, a few
  * to 20 ms each) that register (bp: register lazily on their first read
  * lock and leave it to thread exit), read like the readers, and unregister;
- * it reads itself meanwhile.  The updater, the fake updaters, the controller
+ * it reads itself meanwhile.  After each such round it starts a burst:
+ * 8-16 threads that wait at a start gate until all of them run, are
+ * released together by one store, register at the same instant (bp: their
+ * first read lock), read for 1-3 ms and unregister within the same few
+ * milliseconds, so that registrations overlap each other, the burst's
+ * unregistrations and the grace periods' scans of the registry: a
+ * registration that links its record without the registry lock loses a
+ * record (a reader no grace period waits for: early_free_*) or corrupts
+ * the list (a scan that never ends or waits on a dead thread's word: the
+ * watchdog's STALL; a dangling record: a crash, which is a verdict too).
+ * The updater, the fake updaters, the controller
  * (between hook) and the library's registered threads (from this mode's
  * callbacks and defer functions) read too, so a grace period that skips one
  * registry position, wherever it lies, skips a checking reader.  Some
@@ -69,6 +79,7 @@
  */
 #define _LGPL_SOURCE
 #define _GNU_SOURCE
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,7 +139,9 @@ struct stress_counts {
 	uint64_t path_checks[P_COUNT];	/* held objects found retired (not freed) at release */
 	uint64_t reader_cbs;		/* call_rcu posted inside a read-side section */
 	uint64_t reader_polls;		/* cookies taken inside a read-side section */
-	uint64_t churn_threads;		/* short-lived readers started */
+	uint64_t churn_threads;		/* short-lived readers started (bursts included) */
+	uint64_t churn_bursts;		/* bursts of them released together */
+	uint64_t churn_burst_threads;	/* of the churn threads, those started in bursts */
 	uint64_t churn_errors;		/* errors those readers counted (bp: lazy registration) */
 	uint64_t quiescent;		/* qsbr: quiescent states announced by readers */
 	uint64_t offline_short;		/* qsbr: offline periods without a sleep */
@@ -777,11 +790,34 @@ static void stress_between(struct ut_run *run, uint64_t elapsed_ns)
 
 /* ---- churn: short-lived readers ---- */
 
+/* A burst's start gate: its threads count in, then wait for go. */
+struct gate {
+	int arrived;		/* relaxed: threads waiting at the gate */
+	int go;			/* relaxed: set once, releases them */
+};
+
 struct child {
 	struct rd_own o;
-	uint64_t until_ns;
+	uint64_t until_ns;	/* a burst thread: its life after the gate, in ns */
+	struct gate *gate;	/* NULL: not a burst thread */
 	pthread_t tid;
 };
+
+/*
+ * Wait at the gate, spinning (with sched_yield: 16 spinners on 2 CPUs) so
+ * that the threads on a CPU when go is stored register at once.  Relaxed:
+ * the gate carries no data (each thread's context was written before
+ * pthread_create, which orders it).
+ */
+static void gate_wait(struct child *ch)
+{
+	struct gate *g = ch->gate;
+
+	__atomic_add_fetch(&g->arrived, 1, __ATOMIC_RELAXED);
+	while (!__atomic_load_n(&g->go, __ATOMIC_RELAXED) && !ut_should_stop(ch->o.r.run))
+		sched_yield();
+	ch->until_ns += ut_now_ns();
+}
 
 static void *child_fn(void *arg)
 {
@@ -789,6 +825,8 @@ static void *child_fn(void *arg)
 	struct rd *r = &ch->o.r;
 	bool lazy = r->st->lazy_bp;
 
+	if (ch->gate)
+		gate_wait(ch);
 	/* bp registers on the first read lock and unregisters at thread exit. */
 	if (!lazy)
 		r->ops->register_thread();
@@ -826,6 +864,66 @@ static void child_fold(struct ut_thread *t, struct child *ch)
 	ch->o.c.churn_errors = ut_errors_total(ch->o.errors, UT_ERR_COUNT) +
 			     ut_errors_total(ch->o.mode_errors, UT_MODE_MAX_ERRORS);
 	counts_add(t->mode_data, &ch->o.c);
+}
+
+#define BURST_MIN	8
+#define BURST_MAX	16
+
+/*
+ * One burst: BURST_MIN..BURST_MAX threads started at the gate, released
+ * together once all of them wait there (or after 200 ms: a thread the
+ * machine did not run yet joins late), read beside, joined.
+ */
+static void churn_burst(struct ut_thread *t, struct rd *r, uint64_t *serial)
+{
+	struct ut_run *run = t->run;
+	const struct ut_flavor_ops *ops = run->ops;
+	struct stress_counts *c = t->mode_data;
+	struct child *kids[BURST_MAX];
+	struct gate g = { 0, 0 };
+	int n = BURST_MIN + (int)ut_rng_below(&t->rng, BURST_MAX - BURST_MIN + 1), started = 0;
+	uint64_t limit, until;
+
+	ut_thread_set_state(t, "starting a burst of churn threads");
+	for (int i = 0; i < n; i++) {
+		struct child *ch = calloc(1, sizeof(*ch));
+
+		if (!ch)
+			break;
+		rd_own_init(&ch->o, run, 0x6368000000ull + (*serial)++);
+		ch->gate = &g;
+		ch->until_ns = 1000000 + ut_rng_below(&t->rng, 2000000);
+		if (pthread_create(&ch->tid, NULL, child_fn, ch)) {
+			free(ch);
+			break;
+		}
+		kids[started++] = ch;
+	}
+	ut_thread_set_state(t, "waiting for a burst at its gate");
+	limit = ut_now_ns() + 200000000ull;
+	while (__atomic_load_n(&g.arrived, __ATOMIC_RELAXED) < started && !ut_should_stop(run) &&
+	       ut_now_ns() < limit)
+		sched_yield();
+	/* Relaxed: see gate_wait(). */
+	__atomic_store_n(&g.go, 1, __ATOMIC_RELAXED);
+	ut_count(&c->churn_threads, (uint64_t)started);
+	ut_count(&c->churn_burst_threads, (uint64_t)started);
+	ut_count(&c->churn_bursts, 1);
+	ut_thread_set_state(t, "reading beside a burst");
+	until = ut_now_ns() + 3000000;
+	while (ut_now_ns() < until && !ut_should_stop(run))
+		rd_step(r);
+	rd_quiesce(r);
+	ut_thread_set_state(t, "joining a burst");
+	if (ops->is_qsbr)
+		ops->thread_offline();
+	for (int i = 0; i < started; i++) {
+		pthread_join(kids[i]->tid, NULL);
+		child_fold(t, kids[i]);
+		free(kids[i]);
+	}
+	if (ops->is_qsbr)
+		ops->thread_online();
 }
 
 static void *stress_churn(struct ut_thread *t)
@@ -875,6 +973,8 @@ static void *stress_churn(struct ut_thread *t)
 		}
 		if (ops->is_qsbr)
 			ops->thread_online();
+		if (!ut_should_stop(run))
+			churn_burst(t, &r, &serial);
 		ut_count(&t->progress, 1);
 		ut_thread_set_state(t, "between churn rounds");
 		ut_rcu_pause(t, 1000000 + ut_rng_below(&t->rng, 3000000));
@@ -1318,8 +1418,10 @@ static void stress_report(const struct ut_config *cfg, const struct ut_result *r
 	       (unsigned long long)c->depth[1], (unsigned long long)c->depth[2],
 	       (unsigned long long)c->depth[3], (unsigned long long)c->reader_cbs,
 	       (unsigned long long)c->reader_polls);
-	ut_out(&cfg->inv->sink, "  churn threads   %llu (errors they counted: %llu)\n",
-	       (unsigned long long)c->churn_threads, (unsigned long long)c->churn_errors);
+	ut_out(&cfg->inv->sink, "  churn threads   %llu, %llu of them in %llu bursts (errors they "
+	       "counted: %llu)\n", (unsigned long long)c->churn_threads,
+	       (unsigned long long)c->churn_burst_threads, (unsigned long long)c->churn_bursts,
+	       (unsigned long long)c->churn_errors);
 	if (r->flavor->is_qsbr)
 		ut_out(&cfg->inv->sink, "  qsbr readers    %llu quiescent states, %llu short and %llu long "
 		       "offline periods\n", (unsigned long long)c->quiescent,
@@ -1366,6 +1468,8 @@ static void stress_json(struct uj *j, const struct ut_config *cfg, const struct 
 	uj_u64(j, "reader_polls", c->reader_polls);
 	uj_u64(j, "churn_threads", c->churn_threads);
 	uj_u64(j, "churn_errors", c->churn_errors);
+	uj_u64(j, "churn_bursts", c->churn_bursts);
+	uj_u64(j, "churn_burst_threads", c->churn_burst_threads);
 	uj_u64(j, "quiescent_states", c->quiescent);
 	uj_u64(j, "offline_short", c->offline_short);
 	uj_u64(j, "offline_long", c->offline_long);
