@@ -50,7 +50,8 @@
  * callers and in poll_state_synchronize_rcu(), so the caller's frees happen
  * after every critical section S waited for.
  *
- * The numbering store, B1, F, S's load and the store of done are named
+ * The numbering store, B1, F, S's load, the store of done and the
+ * statistics' count of a grace period (GP_END, NO_READER_GP) are named
  * steps, URCU_I_STEP_* (urcu-steps.h), each the code described here; a
  * test-only seeded build swaps one for a known bug.  URCU_I_GP_PHASE marks
  * the boundaries between phases for the stall watch, the USDT probes and
@@ -537,7 +538,7 @@ unlock:
 	 * period done; pairs with the acquire load in gp_done().
 	 */
 	URCU_I_STEP_PUBLISH_DONE(&gp_state);
-	URCU_I_GP_PHASE(GP_END);
+	URCU_I_STEP_GP_END();
 }
 
 /* Wait until grace period number target has completed. */
@@ -664,7 +665,7 @@ void URCU_FN(synchronize_rcu)(void)
 		URCU_I_STEP_SYNC_WAIT(wait_for_gp(target));
 		URCU_I_GP_PHASE(SYNC_WAITED);
 	} else {
-		URCU_FN(i_watch_no_reader)();
+		URCU_I_STEP_NO_READER_GP();
 	}
 	/* Full fence: the caller's later accesses follow the grace period. */
 	cmm_smp_mb();

@@ -118,7 +118,7 @@ static void do_register(struct urcu_i_reader *r, bool lazy)
 	r->need_mb = 0;
 	r->lazy = lazy;
 	r->waited = 0;
-	URCU_FN(i_lock)(&reg->lock);
+	URCU_I_STEP_REGISTER_LOCK(&reg->lock);
 	uatomic_store(&r->ctr, 0UL, CMM_RELAXED);
 	cds_list_add(&r->node, &reg->readers);
 	reg->gen++;
@@ -130,7 +130,7 @@ static void do_register(struct urcu_i_reader *r, bool lazy)
 	 * its removal visible to our sections.
 	 */
 	cmm_smp_mb();
-	URCU_FN(i_unlock)(&reg->lock);
+	URCU_I_STEP_REGISTER_UNLOCK(&reg->lock);
 	URCU_PROBE(thread_register, URCU_PROBE_FLAVOR, r->ktid, (int) lazy);
 	if (exit_key_ready) {
 		int ret = pthread_setspecific(exit_key, r);

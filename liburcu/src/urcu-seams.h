@@ -82,6 +82,12 @@
 #ifndef URCU_I_SEED_ORDER_READER
 # define URCU_I_SEED_ORDER_READER 0
 #endif
+#ifndef URCU_I_SEED_GP_STATS_DOUBLE
+# define URCU_I_SEED_GP_STATS_DOUBLE 0
+#endif
+#ifndef URCU_I_SEED_BP_REGISTER_UNLOCKED
+# define URCU_I_SEED_BP_REGISTER_UNLOCKED 0
+#endif
 
 /* ---- the grace-period engine's phase hook --------------------------------- */
 

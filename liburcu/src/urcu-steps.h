@@ -114,6 +114,34 @@
 	} while (0)
 
 /*
+ * The grace period is over: the phase hook's GP_END boundary, at which the
+ * stall watch counts it in the statistics (i_watch_end, urcu-stall.c:
+ * completed, the histogram, wait_ns_total).
+ *
+ * gp-stats-double: the statistics count it twice (urcutorture's
+ * completed_max check: more grace periods ended than flipped the word).
+ */
+#define URCU_I_STEP_GP_END()						\
+	do {								\
+		URCU_I_GP_PHASE(GP_END);				\
+		if (URCU_I_SEEDED(GP_STATS_DOUBLE))			\
+			URCU_FN(i_watch_end)();				\
+	} while (0)
+
+/*
+ * A synchronize_rcu() that found no reader: counted in the statistics as a
+ * grace period of 0 ns (i_watch_no_reader, urcu-stall.c).
+ *
+ * gp-stats-double: counted twice, as every other grace period.
+ */
+#define URCU_I_STEP_NO_READER_GP()					\
+	do {								\
+		URCU_FN(i_watch_no_reader)();				\
+		if (URCU_I_SEEDED(GP_STATS_DOUBLE))			\
+			URCU_FN(i_watch_no_reader)();			\
+	} while (0)
+
+/*
  * synchronize_rcu()'s wait for its grace period: the call given.
  *
  * skip-wait: synchronize_rcu returns without waiting for readers.
@@ -166,6 +194,26 @@
 				CMM_LOAD_SHARED(URCU_FN(i_gp).ctr), CMM_RELAXED); \
 			cmm_smp_mb();					\
 		}							\
+	} while (0)
+
+/*
+ * do_register(): take / release the registry lock around linking reader r
+ * into the registry (the list, its gen and count), which grace periods
+ * scan and other threads (un)register under the same lock.
+ *
+ * bp-register-unlocked: bp links its record without the lock, so two
+ * registrations at once (or one beside an unregistration or a scan) may
+ * lose a record or corrupt the list.
+ */
+#define URCU_I_STEP_REGISTER_LOCK(lock)					\
+	do {								\
+		if (!(URCU_I_SEEDED(BP_REGISTER_UNLOCKED) && URCU_FLAVOR_IS_BP)) \
+			URCU_FN(i_lock)(lock);				\
+	} while (0)
+#define URCU_I_STEP_REGISTER_UNLOCK(lock)				\
+	do {								\
+		if (!(URCU_I_SEEDED(BP_REGISTER_UNLOCKED) && URCU_FLAVOR_IS_BP)) \
+			URCU_FN(i_unlock)(lock);			\
 	} while (0)
 
 /* bp-register-race: the thread is in its unpublished first section. */

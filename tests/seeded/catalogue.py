@@ -92,6 +92,12 @@ BUGS = {
     'order-reader': dict(
         breaks='fenced readers fence after publishing their word (skipped: store buffering, H3)',
         flavors=['mb'], runs=[('litmus', 'mb', []), ('stress', 'mb', [])]),
+    'gp-stats-double': dict(
+        breaks='gp_stats counts each grace period once (twice: completed, histogram, total)',
+        flavors=['memb'], runs=[('stress', 'memb', []), ('gp-latency', 'memb', [])]),
+    'bp-register-unlocked': dict(
+        breaks='bp registration links its record under the registry lock (without it)',
+        flavors=['bp'], runs=[('stress', 'bp', [])]),
 }
 DEFAULT_SUITES = ['unit', 'callrcu']
 ALL_FLAVORS = ['memb', 'mb', 'qsbr', 'bp', 'signal']
