@@ -502,6 +502,27 @@ def check_gp_stats():
            "gp-stats: completed check failed" in r.get("note", ""),
            "%s: '!!! gp-stats: NAME: ...' lines and the note" % tag, err[-1500:])
 
+    # busted-stats-double: each grace period counted twice; only the upper
+    # bound (completed_max, live and at the end) can catch it.
+    tag = "busted-stats-double"
+    rc, out, err = run(["--flavor=busted-stats-double", "--duration=500ms", "--stat-interval=0",
+                        "--json=-"], timeout=60)
+    if rc == 77:
+        ok(True, "%s: # SKIP not built (no statistics or no global word)" % tag)
+    else:
+        try:
+            r = json.loads(out)["results"][0]
+            failed = [c["name"] for c in r["gp_stats"]["checks"] if not c["ok"]]
+        except (ValueError, KeyError, IndexError, TypeError) as e:
+            r, failed = {}, []
+            err += str(e) + out[:500]
+        ok(rc == 1 and r.get("verdict") == "FAILURE" and
+           r.get("errors", {}).get("gp_stats_mismatch") == len(failed) and
+           {"completed_max_live", "completed_max"} & set(failed) and
+           re.search(r"^!!! gp-stats: completed_max", err, re.M),
+           "%s: FAILURE, exit 1, gp_stats_mismatch=%d (%s)" % (tag, len(failed), ", ".join(failed)),
+           err[-1500:])
+
     # urcutorture's own watchdog first (--stall-timeout 1 s, a reader stuck
     # for 3 s): STALL, exit 2, and its report agrees with the library's,
     # which came first and named the stuck thread.

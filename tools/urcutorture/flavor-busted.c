@@ -238,6 +238,39 @@ bool ut_patch_stats(struct ut_flavor_ops *ops, const struct ut_flavor_ops *base)
 	return true;
 }
 
+/* ---- busted-stats-double: statistics that count each grace period twice ---- */
+
+/*
+ * Real grace periods, statistics that count each one twice (completed, the
+ * histogram, wait_ns_total): a histogram that still adds up and a completed
+ * above every lower bound, which only the upper bound (completed_max and
+ * completed_max_live, libstats.c) catches.  Not built in when the base has
+ * no statistics or no global word to bound them with.
+ */
+static const struct ut_flavor_ops *double_base;
+
+static int double_stats(struct ut_gp_stats *out)
+{
+	int rc = double_base->gp_stats(out);
+
+	if (!rc) {
+		out->completed *= 2;
+		out->wait_ns_total *= 2;
+		for (int i = 0; i < out->nhist; i++)
+			out->hist[i] *= 2;
+	}
+	return rc;
+}
+
+bool ut_patch_stats_double(struct ut_flavor_ops *ops, const struct ut_flavor_ops *base)
+{
+	if (!base->gp_stats || !base->gp_flipped)
+		return false;
+	double_base = base;
+	ops->gp_stats = double_stats;
+	return true;
+}
+
 /* ---- busted-defer and busted-early: one step early; --mode=stress must FAIL ---- */
 
 /*

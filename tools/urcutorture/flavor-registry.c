@@ -72,6 +72,9 @@ const struct ut_flavor_ops *const ut_flavors[] = {
 	  "grace periods stop 1 s into the run until it stops; must STALL (exit 2)")		\
 	X("busted-stats", ut_patch_stats,							\
 	  "grace-period statistics that count nothing; must FAIL (gp_stats_mismatch)")		\
+	X("busted-stats-double", ut_patch_stats_double,					\
+	  "grace-period statistics that count each grace period twice; must FAIL "		\
+	  "(gp_stats_mismatch)")								\
 	X("busted-defer", ut_patch_defer,							\
 	  "defer_rcu runs the function at once; --mode=stress must FAIL")			\
 	X("busted-early", ut_patch_early, "synchronize_rcu waits only for the grace period "	\
