@@ -5,6 +5,7 @@
 #ifndef URCU_SRC_COMMON_H
 #define URCU_SRC_COMMON_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <urcu/compiler.h>
 
@@ -62,5 +63,23 @@ URCU_API void urcu_common_stall_emit(const char *report);
  */
 URCU_API uint64_t urcu_common_stall_timeout_env(uint64_t dflt);
 URCU_API void urcu_common_futex_wake(int32_t *addr, int nr);
+
+/*
+ * The signals a thread the library starts blocks (the caller blocks them
+ * around pthread_create, which the thread inherits): every signal but the
+ * synchronous faults, so that it never runs the application's handlers for
+ * asynchronous signals.  A fault (SIGSEGV, SIGBUS, SIGILL, SIGFPE) cannot
+ * be deferred by blocking it: the kernel kills the process at once, with
+ * no handler run; left unblocked, the application's fault handler (a crash
+ * reporter, urcutorture's) runs in the library's thread as in any other.
+ */
+static inline void urcu_common_thread_sigmask(sigset_t *set)
+{
+	sigfillset(set);
+	sigdelset(set, SIGSEGV);
+	sigdelset(set, SIGBUS);
+	sigdelset(set, SIGILL);
+	sigdelset(set, SIGFPE);
+}
 
 #endif /* URCU_SRC_COMMON_H */

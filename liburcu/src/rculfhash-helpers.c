@@ -43,8 +43,8 @@
  * registers, goes offline (qsbr: it is online only inside the pass's walks,
  * which leave their read-side sections now and then), and unregisters at
  * the end.  It starts with every signal blocked, like the background
- * thread (a program's handlers do not run on the library's threads),
- * except the signal flavor's SIGRCU, which its grace periods need every
+ * thread (a program's handlers do not run on the library's threads), but
+ * the faults (common.h) and the signal flavor's SIGRCU, which its grace periods need every
  * registered thread to take.  If a helper cannot be started (pthread_create
  * fails), the resizing thread works on that part, and the ones after it,
  * itself: a resize never fails for want of threads.
@@ -206,8 +206,11 @@ static unsigned int start_helpers(struct urcu_i_lfht_part *part, unsigned int n)
 	sigset_t mask, old;
 	unsigned int k = 1;
 
-	/* They inherit this mask: every signal blocked but SIGRCU (see the top). */
-	sigfillset(&mask);
+	/*
+	 * They inherit this mask: every signal blocked but SIGRCU (see the
+	 * top) and the faults (common.h).
+	 */
+	urcu_common_thread_sigmask(&mask);
 	if (signal_flavor(part[0].ht->flavor))
 		sigdelset(&mask, SIGRCU);
 	if (pthread_sigmask(SIG_BLOCK, &mask, &old))

@@ -2,7 +2,8 @@
 /*
  * RCU lock-free hash table: the background thread.  One thread per
  * process, shared by every CDS_LFHT_AUTO_RESIZE table of every flavor,
- * started when the first such table is created (with every signal blocked)
+ * started when the first such table is created (every signal blocked but
+ * the faults: common.h)
  * and stopped by the library destructor.  It runs two kinds of work, in
  * request order:
  *
@@ -264,7 +265,7 @@ static void *worker(void *arg caa_unused)
 /*
  * Make sure the thread exists in this process: start it unless it runs or
  * is being started (then wait for that start: one pthread_create).  Every
- * signal is blocked in it.  Returns false if it could not be started, or
+ * signal but the faults is blocked in it.  Returns false if it could not be started, or
  * was stopped.
  */
 static bool start_worker(void)
@@ -286,7 +287,8 @@ static bool start_worker(void)
 		if (uatomic_cmpxchg(&wq.state, WQ_NONE, WQ_STARTING) == WQ_NONE)
 			break;
 	}
-	sigfillset(&all);
+	/* Every signal blocked but the faults (common.h). */
+	urcu_common_thread_sigmask(&all);
 	err = pthread_sigmask(SIG_BLOCK, &all, &old);
 	if (!err) {
 		err = pthread_create(&wq.thread, NULL, worker, NULL);

@@ -763,8 +763,11 @@ static void poll_kick(void)
 			sigset_t all, old;
 			int ret;
 
-			/* The helper must never run the application's handlers. */
-			sigfillset(&all);
+			/*
+			 * The helper never runs the application's handlers but
+			 * a fault's (common.h).
+			 */
+			urcu_common_thread_sigmask(&all);
 			pthread_sigmask(SIG_BLOCK, &all, &old);
 			pthread_attr_init(&attr);
 			pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
