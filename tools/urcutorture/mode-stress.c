@@ -55,8 +55,9 @@
  * it reads itself meanwhile.  After each such round it starts a burst:
  * 8-16 threads that wait at a start gate until all of them run, are
  * released together by one store, register at the same instant (bp: their
- * first read lock), read for 1-3 ms and unregister within the same few
- * milliseconds, so that registrations overlap each other, the burst's
+ * first read lock), unregister and register again 32 times back to back
+ * after their first section, read for 1-3 ms and unregister within the
+ * same few milliseconds, so that registrations overlap each other, the burst's
  * unregistrations and the grace periods' scans of the registry: a
  * registration that links its record without the registry lock loses a
  * record (a reader no grace period waits for: early_free_*) or corrupts
@@ -142,6 +143,7 @@ struct stress_counts {
 	uint64_t churn_threads;		/* short-lived readers started (bursts included) */
 	uint64_t churn_bursts;		/* bursts of them released together */
 	uint64_t churn_burst_threads;	/* of the churn threads, those started in bursts */
+	uint64_t churn_cycles;		/* their unregister-register cycles */
 	uint64_t churn_errors;		/* errors those readers counted (bp: lazy registration) */
 	uint64_t quiescent;		/* qsbr: quiescent states announced by readers */
 	uint64_t offline_short;		/* qsbr: offline periods without a sleep */
@@ -819,6 +821,32 @@ static void gate_wait(struct child *ch)
 	ch->until_ns += ut_now_ns();
 }
 
+/*
+ * A burst thread, after its first section: BURST_CYCLES registrations and
+ * unregistrations back to back (bp: an empty section registers it lazily,
+ * rcu_unregister_thread ends it), so that the threads of a burst that run
+ * at once on different CPUs register at the same instant again and again.
+ * Ends registered, as it began.
+ */
+#define BURST_CYCLES	32
+
+static void burst_cycles(struct rd *r, bool lazy)
+{
+	const struct ut_flavor_ops *ops = r->ops;
+
+	rd_quiesce(r);
+	for (int k = 0; k < BURST_CYCLES && !ut_should_stop(r->run); k++) {
+		ops->unregister_thread();
+		if (lazy) {
+			ops->read_lock();
+			ops->read_unlock();
+		} else {
+			ops->register_thread();
+		}
+	}
+	ut_count(&r->c->churn_cycles, BURST_CYCLES);
+}
+
 static void *child_fn(void *arg)
 {
 	struct child *ch = arg;
@@ -842,6 +870,8 @@ static void *child_fn(void *arg)
 	r->ops->read_unlock();
 	ut_count(&r->c->depth[1], 1);
 	ut_count(r->reads, 1);
+	if (ch->gate)
+		burst_cycles(r, lazy);
 	while (ut_now_ns() < ch->until_ns && !ut_should_stop(r->run))
 		rd_step(r);
 	rd_quiesce(r);
@@ -1418,10 +1448,10 @@ static void stress_report(const struct ut_config *cfg, const struct ut_result *r
 	       (unsigned long long)c->depth[1], (unsigned long long)c->depth[2],
 	       (unsigned long long)c->depth[3], (unsigned long long)c->reader_cbs,
 	       (unsigned long long)c->reader_polls);
-	ut_out(&cfg->inv->sink, "  churn threads   %llu, %llu of them in %llu bursts (errors they "
-	       "counted: %llu)\n", (unsigned long long)c->churn_threads,
+	ut_out(&cfg->inv->sink, "  churn threads   %llu, %llu of them in %llu bursts, %llu more "
+	       "registrations (errors they counted: %llu)\n", (unsigned long long)c->churn_threads,
 	       (unsigned long long)c->churn_burst_threads, (unsigned long long)c->churn_bursts,
-	       (unsigned long long)c->churn_errors);
+	       (unsigned long long)c->churn_cycles, (unsigned long long)c->churn_errors);
 	if (r->flavor->is_qsbr)
 		ut_out(&cfg->inv->sink, "  qsbr readers    %llu quiescent states, %llu short and %llu long "
 		       "offline periods\n", (unsigned long long)c->quiescent,
@@ -1470,6 +1500,7 @@ static void stress_json(struct uj *j, const struct ut_config *cfg, const struct 
 	uj_u64(j, "churn_errors", c->churn_errors);
 	uj_u64(j, "churn_bursts", c->churn_bursts);
 	uj_u64(j, "churn_burst_threads", c->churn_burst_threads);
+	uj_u64(j, "churn_cycles", c->churn_cycles);
 	uj_u64(j, "quiescent_states", c->quiescent);
 	uj_u64(j, "offline_short", c->offline_short);
 	uj_u64(j, "offline_long", c->offline_long);
