@@ -896,6 +896,28 @@ static void child_fold(struct ut_thread *t, struct child *ch)
 	counts_add(t->mode_data, &ch->o.c);
 }
 
+/* Read beside the started kids until until (ns), then join and fold them. */
+static void churn_read_join(struct ut_thread *t, struct rd *r, struct child **kids, int started,
+			    uint64_t until)
+{
+	const struct ut_flavor_ops *ops = t->run->ops;
+
+	ut_thread_set_state(t, "reading beside churn threads");
+	while (ut_now_ns() < until && !ut_should_stop(t->run))
+		rd_step(r);
+	rd_quiesce(r);
+	ut_thread_set_state(t, "joining churn threads");
+	if (ops->is_qsbr)
+		ops->thread_offline();
+	for (int i = 0; i < started; i++) {
+		pthread_join(kids[i]->tid, NULL);
+		child_fold(t, kids[i]);
+		free(kids[i]);
+	}
+	if (ops->is_qsbr)
+		ops->thread_online();
+}
+
 #define BURST_MIN	8
 #define BURST_MAX	16
 
@@ -907,12 +929,11 @@ static void child_fold(struct ut_thread *t, struct child *ch)
 static void churn_burst(struct ut_thread *t, struct rd *r, uint64_t *serial)
 {
 	struct ut_run *run = t->run;
-	const struct ut_flavor_ops *ops = run->ops;
 	struct stress_counts *c = t->mode_data;
 	struct child *kids[BURST_MAX];
 	struct gate g = { 0, 0 };
 	int n = BURST_MIN + (int)ut_rng_below(&t->rng, BURST_MAX - BURST_MIN + 1), started = 0;
-	uint64_t limit, until;
+	uint64_t limit;
 
 	ut_thread_set_state(t, "starting a burst of churn threads");
 	for (int i = 0; i < n; i++) {
@@ -939,27 +960,12 @@ static void churn_burst(struct ut_thread *t, struct rd *r, uint64_t *serial)
 	ut_count(&c->churn_threads, (uint64_t)started);
 	ut_count(&c->churn_burst_threads, (uint64_t)started);
 	ut_count(&c->churn_bursts, 1);
-	ut_thread_set_state(t, "reading beside a burst");
-	until = ut_now_ns() + 3000000;
-	while (ut_now_ns() < until && !ut_should_stop(run))
-		rd_step(r);
-	rd_quiesce(r);
-	ut_thread_set_state(t, "joining a burst");
-	if (ops->is_qsbr)
-		ops->thread_offline();
-	for (int i = 0; i < started; i++) {
-		pthread_join(kids[i]->tid, NULL);
-		child_fold(t, kids[i]);
-		free(kids[i]);
-	}
-	if (ops->is_qsbr)
-		ops->thread_online();
+	churn_read_join(t, r, kids, started, ut_now_ns() + 3000000);
 }
 
 static void *stress_churn(struct ut_thread *t)
 {
 	struct ut_run *run = t->run;
-	const struct ut_flavor_ops *ops = run->ops;
 	struct stress_counts *c = t->mode_data;
 	uint64_t serial = 0;
 	struct rd r;
@@ -988,21 +994,7 @@ static void *stress_churn(struct ut_thread *t)
 			kids[started++] = ch;
 		}
 		ut_count(&c->churn_threads, (uint64_t)started);
-		/* Read too while they run. */
-		ut_thread_set_state(t, "reading beside churn threads");
-		while (ut_now_ns() < until && !ut_should_stop(run))
-			rd_step(&r);
-		rd_quiesce(&r);
-		ut_thread_set_state(t, "joining churn threads");
-		if (ops->is_qsbr)
-			ops->thread_offline();
-		for (int i = 0; i < started; i++) {
-			pthread_join(kids[i]->tid, NULL);
-			child_fold(t, kids[i]);
-			free(kids[i]);
-		}
-		if (ops->is_qsbr)
-			ops->thread_online();
+		churn_read_join(t, &r, kids, started, until);
 		if (!ut_should_stop(run))
 			churn_burst(t, &r, &serial);
 		ut_count(&t->progress, 1);
