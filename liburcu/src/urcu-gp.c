@@ -53,7 +53,10 @@
  * The numbering store, B1, F, S's load, the store of done and the
  * statistics' count of a grace period (GP_END, NO_READER_GP) are named
  * steps, URCU_I_STEP_* (urcu-steps.h), each the code described here; a
- * test-only seeded build swaps one for a known bug.  URCU_I_GP_PHASE marks
+ * test-only seeded build swaps one for a known bug.  One more step,
+ * PRE_FLIP before B1, is empty: no word is read before F (a word read
+ * before B1 is exactly what (a) cannot vouch for; the seed stale-snapshot
+ * trusts one).  URCU_I_GP_PHASE marks
  * the boundaries between phases for the stall watch, the USDT probes and
  * the bench's phase trace (urcu-seams.h); it orders nothing.
  *
@@ -517,6 +520,7 @@ static void run_one_gp(void)
 		 * when we relock and scan (case (a)); otherwise it is case (b).
 		 * A thread may also unregister: we hold no record meanwhile.
 		 */
+		URCU_I_STEP_PRE_FLIP();
 #if URCU_I_B1_UNLOCKED
 		URCU_FN(i_unlock)(&reg->lock);
 #endif

@@ -88,6 +88,9 @@
 #ifndef URCU_I_SEED_BP_REGISTER_UNLOCKED
 # define URCU_I_SEED_BP_REGISTER_UNLOCKED 0
 #endif
+#ifndef URCU_I_SEED_STALE_SNAPSHOT
+# define URCU_I_SEED_STALE_SNAPSHOT 0
+#endif
 
 /* ---- the grace-period engine's phase hook --------------------------------- */
 

@@ -83,6 +83,24 @@
 					URCU_FN(i_gp).ctr + URCU_GP_SEQ_STEP); \
 	} while (0)
 
+/* stale-snapshot: the snapshot and its lookup (seed-data.c). */
+struct urcu_i_reader;
+void URCU_FN(i_seed_snapshot)(void);
+int URCU_FN(i_seed_snapshot_idle)(const struct urcu_i_reader *r);
+
+/*
+ * Before B1 and the flip, registry lock held: nothing.  The scan reads the
+ * reader words after the flip (S, below), never before.
+ *
+ * stale-snapshot: reads every registered reader's word once, here, and
+ * remembers the readers it found idle; S then trusts that view.
+ */
+#define URCU_I_STEP_PRE_FLIP()						\
+	do {								\
+		if (URCU_I_SEEDED(STALE_SNAPSHOT))			\
+			URCU_FN(i_seed_snapshot)();			\
+	} while (0)
+
 /*
  * S: the scan's load of reader r's word, registry lock held.  Acquire:
  * pairs with the release stores of read_unlock, read_lock and
@@ -92,11 +110,19 @@
  * skip-reader: the second-oldest registered reader reads as idle, whatever
  * it does.  The registry list is newest first and never reordered, so that
  * reader is the one whose older neighbour is the last entry.
+ *
+ * stale-snapshot: a reader that URCU_I_STEP_PRE_FLIP's snapshot found idle
+ * reads as idle, never re-read: the snapshot was taken before B1, so a
+ * reader whose word store was still in its CPU's store buffer then (its
+ * section's loads already done) is never waited for.  Readers found busy
+ * are read again, as S does, so the grace period still ends.
  */
 #define URCU_I_STEP_SCAN_LOAD(r)					\
-	(URCU_I_SEEDED(SKIP_READER)					\
-	 && (r)->node.next != &URCU_FN(i_registry).readers		\
-	 && (r)->node.next->next == &URCU_FN(i_registry).readers	\
+	((URCU_I_SEEDED(SKIP_READER)					\
+	  && (r)->node.next != &URCU_FN(i_registry).readers		\
+	  && (r)->node.next->next == &URCU_FN(i_registry).readers)	\
+	 || (URCU_I_SEEDED(STALE_SNAPSHOT)				\
+	     && URCU_FN(i_seed_snapshot_idle)(r))			\
 	 ? 0UL : uatomic_load(&(r)->ctr, CMM_ACQUIRE))
 
 /*

@@ -98,6 +98,10 @@ BUGS = {
     'bp-register-unlocked': dict(
         breaks='bp registration links its record under the registry lock (without it)',
         flavors=['bp'], runs=[('stress', 'bp', [])]),
+    'stale-snapshot': dict(
+        breaks='the scan reads the reader words after B1 and the flip (read once before B1 and trusted: store buffering)',
+        flavors=['memb', 'signal', 'bp'], runs=[('litmus', 'memb', []), ('litmus', 'signal', []),
+                                                ('litmus', 'bp', [])]),
 }
 DEFAULT_SUITES = ['unit', 'callrcu']
 ALL_FLAVORS = ['memb', 'mb', 'qsbr', 'bp', 'signal']
