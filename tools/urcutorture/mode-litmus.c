@@ -13,12 +13,15 @@
  *   reader:  [stores to LIT_STUFF_LINES lines the updater owns]
  *            read_lock (qsbr: thread_online)     -- publishes its word
  *            p = load ptr
- *            linger LIT_LINGER_NS inside the section
+ *            p new: linger LIT_LINGER_NS inside the section
+ *            p old: linger until the updater says its synchronize_rcu
+ *                   returned (returned == round), at most LIT_HOLD_NS
  *            v = p->val; read_unlock (qsbr: thread_offline)
  *            v must be LIT_VALID
  *   updater: ptr = the other object (release)
  *            synchronize_rcu()
  *            old->val = LIT_POISON               -- the moment it returns
+ *            returned = round (release)
  *            [writes the stuff lines, so the reader's next stores miss]
  *
  * A correct flavor orders the reader's word store before its load of ptr
@@ -33,6 +36,17 @@
  * order, so the word store waits behind their ownership requests, which
  * widens the window from tens to hundreds of nanoseconds without changing
  * what any primitive does.
+ *
+ * The reader holding the old object stays in its section until the grace
+ * period that replaced it has returned: a grace period that wrongly leaves
+ * that reader out still ends only after its own B1 (membarrier(2), a signal
+ * round: 10-30 us in a VM), long after a fixed 2 us linger is over.  A
+ * grace period that ignores a reader's word read before B1 (the seeded
+ * stale-snapshot) was invisible to that linger at every commit tried; it
+ * is caught within a second now (docs/TORTURE.md, "The litmus mode").  A
+ * reader that loaded the new object is not waited for by anything it
+ * could catch, so it keeps the short linger; a correct grace period waits
+ * for the old object's reader, so that round costs LIT_HOLD_NS.
  *
  * The first failure stops the run (run->stop), so --duration is a cap: the
  * report gives the time to detection.  Threads are pinned to distinct CPUs
@@ -77,6 +91,14 @@ static const char *const lit_errors[] = { "poisoned_in_section", NULL };
  */
 #define LIT_STUFF_LINES		48
 #define LIT_LINGER_NS		2000
+/*
+ * Most the reader holding the old object lingers waiting for the grace
+ * period to return: several times the litmus grace period of memb, signal
+ * and bp on the 2-CPU VM (mean 20-30 us), short enough that the rounds in
+ * which a correct grace period waits for the reader (5-20 %) cost less
+ * than the rest.
+ */
+#define LIT_HOLD_NS		100000
 /* Random per-round delays, in iterations of an empty loop (about a cycle). */
 #define LIT_READER_DELAY	64
 #define LIT_UPDATER_DELAY	512
@@ -96,6 +118,8 @@ struct lit_shared {
 	unsigned int arrived __attribute__((aligned(64)));
 	unsigned int sense __attribute__((aligned(64)));
 	int done __attribute__((aligned(64)));	/* a thread left: the barrier is over */
+	/* The updater's rounds whose synchronize_rcu returned (poison stored). */
+	uint64_t returned __attribute__((aligned(64)));
 	uint64_t go;				/* the round's start time, ut_now_ns() */
 	int parties;
 	unsigned char stuff[LIT_STUFF_LINES][64] __attribute__((aligned(64)));
@@ -173,6 +197,24 @@ static bool lit_barrier(struct lit_shared *L, struct ut_run *run, unsigned int *
 	return true;
 }
 
+/*
+ * Inside the section with the old object: wait until the updater's round
+ * (its rounds count after it, the reader's own count + 1: the barrier
+ * keeps them in step) has returned from synchronize_rcu, or LIT_HOLD_NS.
+ */
+static void lit_hold(struct lit_shared *L, uint64_t round)
+{
+	uint64_t end = ut_now_ns() + LIT_HOLD_NS;
+
+	/*
+	 * Acquire: pairs with the updater's release store of returned, which
+	 * follows its poison store: seen returned, the poison is seen too.
+	 */
+	while (__atomic_load_n(&L->returned, __ATOMIC_ACQUIRE) != round
+	       && ut_now_ns() < end)
+		caa_cpu_relax();
+}
+
 static void lit_leave(struct lit_shared *L)
 {
 	uatomic_set(&L->done, 1);
@@ -209,7 +251,10 @@ static void *lit_reader(struct ut_thread *t)
 		 * is the flavor's business: that is what is tested.
 		 */
 		p = __atomic_load_n(&L->ptr, __ATOMIC_ACQUIRE);
-		ut_spin_ns(LIT_LINGER_NS);
+		if (p == old)
+			lit_hold(L, me->rounds + 1);
+		else
+			ut_spin_ns(LIT_LINGER_NS);
 		v = CMM_LOAD_SHARED(p->val);
 		ops->read_unlock();
 		if (ops->is_qsbr)
@@ -260,6 +305,8 @@ static void *lit_updater(struct ut_thread *t)
 		ops->synchronize_rcu();
 		/* No reader may still hold old: poison it at once. */
 		CMM_STORE_SHARED(old->val, LIT_POISON);
+		/* Release: pairs with lit_hold's acquire load; the poison first. */
+		__atomic_store_n(&L->returned, me->rounds + 1, __ATOMIC_RELEASE);
 		for (int i = 0; i < LIT_STUFF_LINES; i++)
 			CMM_STORE_SHARED(L->stuff[i][0], (unsigned char)c);
 		c ^= 1;
