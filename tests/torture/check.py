@@ -153,6 +153,21 @@ def check_stall_end_phase():
        "end-phase hang: exit 2, last line STALL (got %d)" % rc, out + err)
     ok("the controller in judge: the mode's finish" in out and took < 20,
        "end-phase hang: the report names the controller's step, within %.1f s" % took, out)
+    # A step of the end phase that never ends while its counters move (a
+    # drain whose barriers return but whose callbacks never all run): the
+    # end phase's bound, one stall timeout per step, turns it into STALL.
+    os.environ["URCUTORTURE_TEST_LIVELOCK"] = "stop: draining the callbacks"
+    try:
+        t0 = time.monotonic()
+        rc, out, err = run(["--mode=hash", "--duration=1s", "--stall-timeout=1s",
+                            "--stat-interval=0"], timeout=30)
+        took = time.monotonic() - t0
+    finally:
+        del os.environ["URCUTORTURE_TEST_LIVELOCK"]
+    ok(rc == 2 and last_line(out).startswith("End of test: STALL"),
+       "end-phase livelock: exit 2, last line STALL (got %d)" % rc, out + err)
+    ok("the end phase did not finish: the controller in stop: draining the callbacks" in out
+       and took < 20, "end-phase livelock: the report names the step, within %.1f s" % took, out)
 
 
 def start_param(text, name):

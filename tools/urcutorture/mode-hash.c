@@ -810,6 +810,7 @@ static void h_finish(struct ut_run *run)
 		return;
 
 	/* Every thread is joined and every callback ran. */
+	ut_ctl_step(run, "judge: the mode's finish: checking and emptying the tables");
 	if (ops->is_qsbr)
 		ops->thread_online();
 	for (int i = 0; i < HT_COUNT; i++)
@@ -820,6 +821,7 @@ static void h_finish(struct ut_run *run)
 	/* The table's own grace period (real also under busted), then free. */
 	ops->rcu_flavor->update_synchronize_rcu();
 	ut_dead_free_all(&dead, offsetof(struct hnode, grave));
+	ut_ctl_step(run, "judge: the mode's finish: cds_lfht_destroy");
 	for (int i = 0; i < HT_COUNT; i++) {
 		struct htable *tb = &hr->tab[i];
 

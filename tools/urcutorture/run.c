@@ -26,16 +26,23 @@ static unsigned int run_generation;
  * anywhere in a combination's end (the drain, the mode's finish, the
  * library's checks, the teardown) stops all progress and becomes a STALL
  * naming this step.  URCUTORTURE_TEST_HANG=STEP (a test hook) makes the
- * controller hang when it reaches that step.
+ * controller hang when it reaches that step; URCUTORTURE_TEST_LIVELOCK=STEP
+ * makes it loop there while bumping the phase counter every millisecond
+ * (a step that never ends but looks busy: the end phase's bound catches it).
  */
-static void ctl_step(struct ut_run *run, const char *step)
+void ut_ctl_step(struct ut_run *run, const char *step)
 {
 	const char *hang = getenv("URCUTORTURE_TEST_HANG");
+	const char *spin = getenv("URCUTORTURE_TEST_LIVELOCK");
 
 	__atomic_store_n(&run->ctl_since_ns, ut_now_ns(), __ATOMIC_RELAXED);
 	__atomic_store_n(&run->ctl_step, step, __ATOMIC_RELAXED);
 	while (hang && !strcmp(hang, step))
 		pause();
+	while (spin && !strcmp(spin, step)) {
+		__atomic_add_fetch(&run->phase, 1, __ATOMIC_RELAXED);
+		ut_sleep_ns(1000000ull);
+	}
 }
 
 /* Every thread of a mode: its role's function (the mode table says which). */
@@ -271,6 +278,7 @@ static struct ut_run *run_new(const struct ut_config *cfg, const struct ut_flavo
 	run->uses_layout = ut_mode_uses_layout(cfg);
 	pthread_mutex_init(&run->workers_lock, NULL);
 	run->generation = ++run_generation;
+	run->ctl_join = -1;
 	return run;
 }
 
@@ -280,7 +288,7 @@ static int run_start(struct ut_run *run, const struct ut_flavor_ops *ops)
 	const struct ut_mode_ops *mode = run->mode;
 	struct ut_result *res = run->res;
 
-	ctl_step(run, "start");
+	ut_ctl_step(run, "start");
 	/* The controller calls rcu_barrier and call_rcu_data_free: register it. */
 	ops->register_thread();
 	if (ops->is_qsbr)
@@ -341,7 +349,7 @@ static void wait_threads_begun(struct ut_run *run)
 {
 	uint64_t limit = ut_now_ns() + run->cfg->stall_timeout_ns;
 
-	ctl_step(run, "control: waiting for the threads to begin");
+	ut_ctl_step(run, "control: waiting for the threads to begin");
 	for (int i = 0; i < run->nthreads; i++)
 		/* Acquire: pairs with the release store in ut_thread_begin. */
 		while (!__atomic_load_n(&run->threads[i].started, __ATOMIC_ACQUIRE) &&
@@ -362,7 +370,7 @@ static void run_control(struct ut_run *run)
 
 	wait_threads_begun(run);
 	t0 = ut_now_ns();
-	ctl_step(run, "control");
+	ut_ctl_step(run, "control");
 	while (!ut_should_stop(run)) {
 		uint64_t left, step = tty ? 200000000ull : 100000000ull;
 
@@ -403,23 +411,26 @@ static void run_stop(struct ut_run *run, const struct ut_flavor_ops *ops)
 	 * the workload goes on until the waits pending now end (a signal or
 	 * refused pinning does not wait).  Exits 2 on a stall.
 	 */
-	ctl_step(run, "stop: the grace periods owed");
+	ut_ctl_step(run, "stop: the grace periods owed");
 	if (!ut_should_stop(run))
 		ut_watchdog_at_stop(run, !ut_stop_requested() &&
 				    !__atomic_load_n(&run->pin_failed, __ATOMIC_RELAXED));
 	__atomic_store_n(&run_clock.stopping, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&run->phase, 1, __ATOMIC_RELAXED);
-	ctl_step(run, "stop: joining the threads");
+	ut_ctl_step(run, "stop: joining the threads");
 	for (int i = 0; i < run->nthreads; i++) {
+		/* Relaxed: the stall report names the thread the join waits on. */
+		__atomic_store_n(&run->ctl_join, i, __ATOMIC_RELAXED);
 		pthread_join(run->threads[i].tid, NULL);
 		__atomic_add_fetch(&run->phase, 1, __ATOMIC_RELAXED);
 	}
+	__atomic_store_n(&run->ctl_join, -1, __ATOMIC_RELAXED);
 	res->seconds = (ut_now_ns() - run->t_start_ns) / 1e9;
 	if (ops->is_qsbr)
 		ops->thread_online();
 	d0 = ut_now_ns();
-	ctl_step(run, "stop: draining the callbacks");
+	ut_ctl_step(run, "stop: draining the callbacks");
 	ut_drain_callbacks(run);
 	res->drain_s = (ut_now_ns() - d0) / 1e9;
 	if (ops->is_qsbr)
@@ -433,18 +444,18 @@ static void run_judge(struct ut_run *run)
 	struct ut_lib_worker_stat *lib = calloc(UT_MAX_WORKERS, sizeof(*lib));
 	int nlib = 0;
 
-	ctl_step(run, "judge");
+	ut_ctl_step(run, "judge");
 	if (lib)
 		ut_layout_snapshot(run, lib, &nlib);
 	free(lib);
 	collect(run);
 	ut_cb_check_lost(run);
-	ctl_step(run, "judge: the mode's finish");
+	ut_ctl_step(run, "judge: the mode's finish");
 	if (run->mode->finish)
 		run->mode->finish(run);
 	/* The library's statistics and stall reports against what ran
 	 * (after finish: it names what the grace-period latency measured). */
-	ctl_step(run, "judge: the library's checks");
+	ut_ctl_step(run, "judge: the library's checks");
 	ut_lib_end(run);
 	if (__atomic_load_n(&run->pin_failed, __ATOMIC_RELAXED)) {
 		snprintf(res->note, sizeof(res->note), "pinning refused: %.140s", run->pin_error);
@@ -467,7 +478,7 @@ static void run_judge(struct ut_run *run)
 /* The layout torn down, the controller unregistered, the run freed. */
 static void run_free(struct ut_run *run, const struct ut_flavor_ops *ops)
 {
-	ctl_step(run, "teardown");
+	ut_ctl_step(run, "teardown");
 	if (run->layout_up) {
 		if (ops->is_qsbr)
 			ops->thread_online();
@@ -475,10 +486,12 @@ static void run_free(struct ut_run *run, const struct ut_flavor_ops *ops)
 		if (ops->is_qsbr)
 			ops->thread_offline();
 	}
+	/* Watched to the last call that could wait (unregistering). */
+	ut_ctl_step(run, "teardown: unregistering the controller");
+	ops->unregister_thread();
 	ut_watchdog_attach(NULL);
 	ut_crash_attach(NULL);
 	__atomic_store_n(&run_clock.t0, 0, __ATOMIC_RELAXED);
-	ops->unregister_thread();
 	for (int i = 0; i < run->nthreads; i++) {
 		struct ut_thread *t = &run->threads[i];
 

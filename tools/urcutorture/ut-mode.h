@@ -439,6 +439,8 @@ struct ut_run {
 	 * (relaxed; run.c sets it). */
 	const char *ctl_step;
 	uint64_t ctl_since_ns;
+	/* The thread the controller joins now, -1 none (relaxed; run.c). */
+	int ctl_join;
 	/* Library worker statistics when the layout was set up (for deltas). */
 	struct ut_lib_worker_stat *lib_start;
 	int nlib_start;
@@ -446,6 +448,13 @@ struct ut_run {
 	uint64_t gp_last_end;
 	uint64_t gp_distinct;
 };
+
+/*
+ * Name what the controller does now (run->ctl_step): a mode's finish names
+ * its own steps ("judge: the mode's finish: cds_lfht_destroy"), so that a
+ * hang there is reported with the call it is in.  A string literal.
+ */
+void ut_ctl_step(struct ut_run *run, const char *step);
 
 static inline bool ut_should_stop(const struct ut_run *run)
 {

@@ -27,6 +27,17 @@
  * that stop completing are caught even when teardown (readers stopping,
  * unregistering) would later let them finish.  The counters are heuristics
  * read with relaxed atomics: nothing orders with them.
+ *
+ * The end phase (after the grace periods owed: the joins, the callback
+ * drain, the mode's finish with its table checks and destroys, the
+ * library's checks, the teardown, the controller's unregistration) is
+ * watched to its last call that could wait, and bounded: besides the
+ * progress sum, each step of the controller there (run->ctl_step, which a
+ * mode's finish refines) must end within --stall-timeout, so that a step
+ * that loops while moving counters (a drain whose rcu_barrier returns but
+ * whose callbacks never all run, callbacks re-posting themselves forever)
+ * is a stall too.  The report names the step, and the thread a join waits
+ * for with its state.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -278,6 +289,44 @@ static uint64_t progress_sum(struct ut_run *run)
 	return sum;
 }
 
+/* "the controller in STEP[, joining ROLE N (state S)]" */
+static void ctl_where(struct ut_run *run, char *buf, size_t len)
+{
+	const char *step = __atomic_load_n(&run->ctl_step, __ATOMIC_RELAXED);
+	int j = __atomic_load_n(&run->ctl_join, __ATOMIC_RELAXED);
+
+	if (j >= 0 && j < run->nthreads) {
+		struct ut_thread *t = &run->threads[j];
+		const char *state = __atomic_load_n(&t->state, __ATOMIC_RELAXED);
+
+		snprintf(buf, len, "the controller in %s, joining %s %d (state %s)", step ?: "?",
+			 ut_thread_role_name(t), t->idx, state ?: "?");
+	} else {
+		snprintf(buf, len, "the controller in %s", step ?: "?");
+	}
+}
+
+/*
+ * The end phase's bound: once the duration is over and the grace periods
+ * owed are settled (ut_watchdog_at_stop bounds that wait itself), each
+ * step of the controller must end within --stall-timeout, however the
+ * counters move meanwhile.
+ */
+static bool end_step_overdue(struct ut_run *run, uint64_t now, char *why, size_t len)
+{
+	uint64_t since = __atomic_load_n(&run->ctl_since_ns, __ATOMIC_RELAXED);
+	bool stopping;
+	char where[160];
+
+	(void)ut_run_elapsed_ns(&stopping);
+	if (!stopping || !since || now < since || now - since < run->cfg->stall_timeout_ns)
+		return false;
+	ctl_where(run, where, sizeof(where));
+	snprintf(why, len, "the end phase did not finish: %s for %.1f s", where,
+		 (now - since) / 1e9);
+	return true;
+}
+
 /* The stall table: every thread's state, then the callbacks. */
 static void stall_threads(struct ut_run *run, const char *why, uint64_t now)
 {
@@ -491,6 +540,8 @@ static void *watchdog_fn(void *arg)
 					 idle / 1e9);
 				stall_report(wd_run, why);
 			}
+			if (end_step_overdue(wd_run, now, why, sizeof(why)))
+				stall_report(wd_run, why);
 			sum = progress_sum(wd_run);
 			if (sum != last_sum) {
 				last_sum = sum;
@@ -498,11 +549,12 @@ static void *watchdog_fn(void *arg)
 			} else if (now - last_change >= wd_run->cfg->stall_timeout_ns) {
 				/* At the end of a combination only the controller
 				 * works: name its step. */
+				char where[160] = "";
+
+				if (ut_should_stop(wd_run))
+					ctl_where(wd_run, where, sizeof(where));
 				snprintf(why, sizeof(why), "no progress for %.1f s%s%s",
-					 (now - last_change) / 1e9,
-					 ut_should_stop(wd_run) ? ", the controller in " : "",
-					 ut_should_stop(wd_run) ?
-					 __atomic_load_n(&wd_run->ctl_step, __ATOMIC_RELAXED) : "");
+					 (now - last_change) / 1e9, where[0] ? ", " : "", where);
 				stall_report(wd_run, why);
 			}
 		}
