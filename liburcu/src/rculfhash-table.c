@@ -87,6 +87,9 @@
 
 #include "common.h"
 #include "rculfhash-internal.h"
+/* Only the hash table's steps: this unit has no flavor. */
+#define URCU_I_STEPS_NO_FLAVOR
+#include "urcu-steps.h"
 
 #define LFHT_GROW_LOAD		2	/* grow at count >= 2 * size */
 #define LFHT_SHRINK_LOAD_INV	4	/* shrink at count <= size / 4 */
@@ -257,7 +260,7 @@ int cds_lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr)
 		if (attr)
 			*attr = ht->attr;
 		uatomic_or(&ht->state, LFHT_DESTROYING);
-		urcu_i_lfht_queue_work(ht, LFHT_WORK_DESTROY);
+		URCU_I_STEP_LFHT_DESTROY_QUEUE(ht);
 		return 0;
 	}
 	if (!urcu_i_lfht_resize_trylock(ht))

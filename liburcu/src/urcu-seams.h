@@ -91,6 +91,9 @@
 #ifndef URCU_I_SEED_STALE_SNAPSHOT
 # define URCU_I_SEED_STALE_SNAPSHOT 0
 #endif
+#ifndef URCU_I_SEED_LFHT_DESTROY_HANG
+# define URCU_I_SEED_LFHT_DESTROY_HANG 0
+#endif
 
 /* ---- the grace-period engine's phase hook --------------------------------- */
 

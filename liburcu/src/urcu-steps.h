@@ -34,8 +34,37 @@
 
 #include <stddef.h>
 
-#include "flavor.h"
 #include "urcu-seams.h"
+
+/* ---- the hash table (rculfhash-table.c, liburcu-cds: no flavor) ---------- */
+
+/*
+ * cds_lfht_destroy() of an auto-resize table: queue the destroy for the
+ * background thread, which frees the table after the resize of it in
+ * progress, and return (rculfhash-worker.c, R3: ht is not touched after).
+ *
+ * lfht-destroy-hang: the destroy waits for the thread to say that the
+ * table is freed, a handshake whose signal the thread never sends (a lost
+ * wake-up): cds_lfht_destroy never returns.  It sleeps on a word of its
+ * own stack, which nothing else knows.
+ */
+#define URCU_I_STEP_LFHT_DESTROY_QUEUE(ht)				\
+	do {								\
+		urcu_i_lfht_queue_work((ht), LFHT_WORK_DESTROY);	\
+		if (URCU_I_SEEDED(LFHT_DESTROY_HANG)) {			\
+			int32_t freed_ack = 0;				\
+									\
+			for (;;)					\
+				urcu_common_futex_wait(&freed_ack, 0);	\
+		}							\
+	} while (0)
+
+/*
+ * The rest is per flavor: the hash table's sources (which define
+ * URCU_I_STEPS_NO_FLAVOR) stop here.
+ */
+#ifndef URCU_I_STEPS_NO_FLAVOR
+#include "flavor.h"
 
 /* ---- the grace-period engine (urcu-gp.c) ---------------------------------- */
 
@@ -339,5 +368,7 @@ void *URCU_FN(i_seed_leak)(size_t size);
 		if (!URCU_I_SEEDED(DEFER_NO_GP))			\
 			URCU_FN(synchronize_rcu)();			\
 	} while (0)
+
+#endif /* !URCU_I_STEPS_NO_FLAVOR */
 
 #endif /* URCU_SRC_URCU_STEPS_H */

@@ -47,7 +47,7 @@ STATIC_TESTS = re.compile(r'^(public-headers|exported-symbols|flavor-name-lists|
 # What each bug breaks, the flavors to build, urcutorture's runs (mode,
 # flavor, extra arguments).  The tests run are those of DEFAULT_SUITES
 # plus the torture-short runs of each flavor, 'urcutorture-FLAVOR' and
-# 'urcutorture-litmus-FLAVOR'.
+# 'urcutorture-litmus-FLAVOR', plus the default tests named in 'tests'.
 BUGS = {
     'skip-wait': dict(
         breaks='synchronize_rcu waits for every pre-existing reader (it returns at once)',
@@ -102,6 +102,10 @@ BUGS = {
         breaks='the scan reads the reader words after B1 and the flip (read once before B1 and trusted: store buffering)',
         flavors=['memb', 'signal', 'bp'], runs=[('litmus', 'memb', []), ('litmus', 'signal', []),
                                                 ('litmus', 'bp', [])]),
+    'lfht-destroy-hang': dict(
+        breaks='cds_lfht_destroy of an auto-resize table returns (it waits for an acknowledgement never sent)',
+        flavors=['memb'], runs=[('hash', 'memb', ['--stall-timeout=5s'])],
+        tests=['urcutorture-hash-memb']),
 }
 DEFAULT_SUITES = ['unit', 'callrcu']
 ALL_FLAVORS = ['memb', 'mb', 'qsbr', 'bp', 'signal']
@@ -144,8 +148,10 @@ def build_dir(args, name):
     return '%s-%s' % (args.build_prefix, name)
 
 
-def wanted_tests(bdir, flavors):
-    """The relevant default tests of a configured build: [(name, [ninja targets])]."""
+def wanted_tests(bdir, flavors, extra=()):
+    """The relevant default tests of a configured build: [(name, [ninja targets])].
+
+    extra: further default tests the bug names (its spec's 'tests')."""
     rc, out = sh(['meson', 'introspect', '--tests', bdir])
     tests = json.loads(out) if rc == 0 else []
     rc, out = sh(['meson', 'introspect', '--targets', bdir])
@@ -157,7 +163,8 @@ def wanted_tests(bdir, flavors):
         keep = any(s in DEFAULT_SUITES for s in suites) and not STATIC_TESTS.match(name)
         keep = keep or ('torture-short' in suites and name in
                         ['urcutorture-' + f for f in flavors]
-                        + ['urcutorture-litmus-' + f for f in flavors])
+                        + ['urcutorture-litmus-' + f for f in flavors]
+                        + list(extra))
         named = [f for f in ALL_FLAVORS if f in name.split('-')]
         if not keep or (named and not set(named) & set(flavors)):
             continue
@@ -169,7 +176,7 @@ def wanted_tests(bdir, flavors):
     return sel
 
 
-def configure_and_build(args, name, flavors, with_tests):
+def configure_and_build(args, name, flavors, with_tests, extra=()):
     """Configure (once) and build what the runs need.  Returns an error or None."""
     bdir = build_dir(args, name)
     if not os.path.exists(os.path.join(bdir, 'build.ninja')):
@@ -183,7 +190,7 @@ def configure_and_build(args, name, flavors, with_tests):
             return 'meson setup failed:\n' + out[-3000:]
     targets = ['tools/urcutorture']
     if with_tests:
-        for _, outs in wanted_tests(bdir, flavors):
+        for _, outs in wanted_tests(bdir, flavors, extra):
             targets += outs
     targets = sorted(set(targets))
     rc, out = sh(['ninja', '-C', bdir, '-j', str(args.ninja_jobs)] + targets)
@@ -259,9 +266,9 @@ def run_torture(args, bdir, mode, flavor, extra):
     return res
 
 
-def run_tests(args, bdir, flavors):
+def run_tests(args, bdir, flavors, extra=()):
     """The relevant default tests: (names run, names failed, names timed out)."""
-    names = [n for n, _ in wanted_tests(bdir, flavors)]
+    names = [n for n, _ in wanted_tests(bdir, flavors, extra)]
     if not names:
         return [], [], []
     logbase = 'seeded-tests'
@@ -303,7 +310,7 @@ def evaluate(args, name, spec, with_tests):
     bdir = build_dir(args, name)
     res = dict(name=name, breaks=spec['breaks'], flavors=spec['flavors'],
                duration=args.duration, build_dir=bdir)
-    err = configure_and_build(args, name, spec['flavors'], with_tests)
+    err = configure_and_build(args, name, spec['flavors'], with_tests, spec.get('tests', ()))
     if err:
         res.update(error=err, complete=False)
         log('%-20s %s' % (name, err.splitlines()[0]))
@@ -317,7 +324,7 @@ def evaluate(args, name, spec, with_tests):
         res['torture'].append(r)
     if with_tests:
         t0 = time.monotonic()
-        ran, failed, timed_out = run_tests(args, bdir, spec['flavors'])
+        ran, failed, timed_out = run_tests(args, bdir, spec['flavors'], spec.get('tests', ()))
         res.update(tests_run=ran, tests_failed=failed, tests_timed_out=timed_out,
                    tests_s=round(time.monotonic() - t0, 1))
         log('%-20s tests: %d run, %d failed%s' % (name, len(ran), len(failed),
@@ -418,7 +425,8 @@ def main():
         name, spec = job
         if not args.force and os.path.exists(result_path(args, name)):
             return name, None
-        return name, configure_and_build(args, name, spec['flavors'], with_tests)
+        return name, configure_and_build(args, name, spec['flavors'], with_tests,
+                                          spec.get('tests', ()))
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
         for name, err in ex.map(build_only, jobs):
             if err:
