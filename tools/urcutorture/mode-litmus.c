@@ -43,7 +43,8 @@
  * round: 10-30 us in a VM), long after a fixed 2 us linger is over.  A
  * grace period that ignores a reader's word read before B1 (the seeded
  * stale-snapshot) was invisible to that linger at every commit tried; it
- * is caught within a second now (docs/TORTURE.md, "The litmus mode").  A
+ * is caught within milliseconds on an idle machine now (docs/TORTURE.md,
+ * "The litmus mode"; docs/TORTURE-SEEDED.md for the figures under load).  A
  * reader that loaded the new object is not waited for by anything it
  * could catch, so it keeps the short linger; a correct grace period waits
  * for the old object's reader, so that round costs LIT_HOLD_NS.
