@@ -141,33 +141,30 @@ def check_stall_end_phase():
     # A hang in a combination's end (here the mode's finish, through the
     # test hook URCUTORTURE_TEST_HANG) must still end in STALL within the
     # stall timeout, naming the controller's step.
-    os.environ["URCUTORTURE_TEST_HANG"] = "judge: the mode's finish"
-    try:
-        t0 = time.monotonic()
-        rc, out, err = run(["--mode=hash", "--duration=1s", "--stall-timeout=1s",
-                            "--stat-interval=0"], timeout=30)
-        took = time.monotonic() - t0
-    finally:
-        del os.environ["URCUTORTURE_TEST_HANG"]
-    ok(rc == 2 and last_line(out).startswith("End of test: STALL"),
-       "end-phase hang: exit 2, last line STALL (got %d)" % rc, out + err)
-    ok("the controller in judge: the mode's finish" in out and took < 20,
-       "end-phase hang: the report names the controller's step, within %.1f s" % took, out)
+    end_phase_case("URCUTORTURE_TEST_HANG", "judge: the mode's finish", "end-phase hang",
+                   "the controller in judge: the mode's finish")
     # A step of the end phase that never ends while its counters move (a
     # drain whose barriers return but whose callbacks never all run): the
     # end phase's bound, one stall timeout per step, turns it into STALL.
-    os.environ["URCUTORTURE_TEST_LIVELOCK"] = "stop: draining the callbacks"
+    end_phase_case("URCUTORTURE_TEST_LIVELOCK", "stop: draining the callbacks",
+                   "end-phase livelock",
+                   "the end phase did not finish: the controller in stop: draining the callbacks")
+
+
+def end_phase_case(hook, step, what, reason):
+    """A 1-second hash run with test hook HOOK=STEP: STALL naming REASON within 20 s."""
+    os.environ[hook] = step
     try:
         t0 = time.monotonic()
         rc, out, err = run(["--mode=hash", "--duration=1s", "--stall-timeout=1s",
                             "--stat-interval=0"], timeout=30)
         took = time.monotonic() - t0
     finally:
-        del os.environ["URCUTORTURE_TEST_LIVELOCK"]
+        del os.environ[hook]
     ok(rc == 2 and last_line(out).startswith("End of test: STALL"),
-       "end-phase livelock: exit 2, last line STALL (got %d)" % rc, out + err)
-    ok("the end phase did not finish: the controller in stop: draining the callbacks" in out
-       and took < 20, "end-phase livelock: the report names the step, within %.1f s" % took, out)
+       "%s: exit 2, last line STALL (got %d)" % (what, rc), out + err)
+    ok(reason in out and took < 20,
+       "%s: the report names the controller's step, within %.1f s" % (what, took), out)
 
 
 def start_param(text, name):
