@@ -64,6 +64,13 @@
 
 #include "ut.h"
 
+/* Implicit registration (ut_flavor_ops.implicit_register): ours, not qsbr or bp. */
+#if defined(URCU_GP_STATS) && !UT_IS_QSBR && !defined(UT_FLAVOR_BP)
+# define UT_IMPLICIT	1
+#else
+# define UT_IMPLICIT	0
+#endif
+
 #define UT_CAT2(a, b)	a##b
 #define UT_CAT(a, b)	UT_CAT2(a, b)
 #define UT_STR2(a)	#a
@@ -206,6 +213,7 @@ const struct ut_flavor_ops UT_SYM(ut_flavor) = {
 	.name = UT_STR(UT_NAME),
 	.is_qsbr = UT_IS_QSBR,
 	.is_busted = false,
+	.implicit_register = UT_IMPLICIT,
 	.register_thread = w_register,
 	.unregister_thread = w_unregister,
 	.read_lock = w_read_lock,

@@ -83,6 +83,13 @@
  *                  of stalls_reported (one fewer while a grace period is in
  *                  flight: the library counts a report before it hands it
  *                  over).
+ *   misuse_events  the misuse events urcutorture caused on purpose (implicit
+ *                  registrations, unregistrations inside a section:
+ *                  ut_misuse_caused) <= the growth of misuse_events.  At
+ *                  least, not equal: another misuse in the process (or a
+ *                  library that counts one twice) adds to it.  Only when the
+ *                  mode caused some; the threads that did are joined, the
+ *                  counts are read after them.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -399,6 +406,12 @@ static void run_checks(struct ut_run *run, struct ut_libview *lv, bool settled)
 			  (unsigned long long)completed, total / 1e9, lo / 1e9, upper,
 			  b->wait_ns_max / 1e9, top >= 1 ? (double)(1ull << top) / 1e9 : 0.0);
 	}
+	if (lv->misuse_caused)
+		add_check(lv, "misuse_events", b->misuse_events - a->misuse_events >= lv->misuse_caused,
+			  "urcutorture caused %llu misuse events (reads without registering, "
+			  "unregistrations inside a section), the library's misuse_events grew by %llu",
+			  (unsigned long long)lv->misuse_caused,
+			  (unsigned long long)(b->misuse_events - a->misuse_events));
 	if (lv->handler) {
 		int got = lv->flavor_reports;
 
@@ -504,6 +517,7 @@ static void tool_side(struct ut_run *run, struct ut_libview *lv)
 			most = g;
 	}
 	lv->sync_calls = calls;
+	lv->misuse_caused = __atomic_load_n(&run->misuse_caused, __ATOMIC_RELAXED);
 	lv->distinct_gps = __atomic_load_n(&run->gp_distinct, __ATOMIC_RELAXED);
 	if (most > lv->distinct_gps)
 		lv->distinct_gps = most;
@@ -622,7 +636,7 @@ void ut_lib_report(const struct ut_config *cfg, const struct ut_result *r)
 	if (lv->stats) {
 		const struct ut_gp_stats *a = &lv->before, *b = &lv->after;
 		uint64_t n = b->completed - a->completed;
-		char mean[32], max[32], upper[48] = "";
+		char mean[32], max[32], upper[48] = "", caused[48] = "";
 		int bad = 0;
 
 		for (int i = 0; i < lv->nchecks; i++)
@@ -632,11 +646,14 @@ void ut_lib_report(const struct ut_config *cfg, const struct ut_result *r)
 		if (lv->flips && !lv->at_stall)
 			snprintf(upper, sizeof(upper), ", <= %llu could",
 				 (unsigned long long)completed_max(lv, b, lv->flipped_after));
+		if (lv->misuse_caused)
+			snprintf(caused, sizeof(caused), " (urcutorture caused %llu)",
+				 (unsigned long long)lv->misuse_caused);
 		ut_out(sink, "  gp-stats        library: %llu grace periods (mean %s, longest since start "
-		       "%s), %llu stall reports, %llu misuse events; urcutorture saw >= %llu end%s: %s\n",
+		       "%s), %llu stall reports, %llu misuse events%s; urcutorture saw >= %llu end%s: %s\n",
 		       (unsigned long long)n, mean, max,
 		       (unsigned long long)(b->stalls_reported - a->stalls_reported),
-		       (unsigned long long)(b->misuse_events - a->misuse_events),
+		       (unsigned long long)(b->misuse_events - a->misuse_events), caused,
 		       (unsigned long long)lv->distinct_gps, upper, bad ? "MISMATCH" : "agree");
 	}
 	if (lv->handler) {
@@ -715,6 +732,7 @@ static void json_stats(struct uj *j, const struct ut_libview *lv)
 		uj_u64(j, "grace_periods_max", completed_max(lv, b, lv->flipped_after));
 	else
 		uj_null(j, "grace_periods_max");
+	uj_u64(j, "misuse_caused", lv->misuse_caused);
 	if (lv->sync_max_ns)
 		uj_u64(j, "synchronize_rcu_max_ns", lv->sync_max_ns);
 	else

@@ -49,6 +49,17 @@ struct ut_flavor_ops {
 	const char *name;
 	bool is_qsbr;		/* readers must report quiescent states */
 	bool is_busted;		/* deliberately broken (detector self-test) */
+	/*
+	 * The library registers a thread implicitly: read_lock in a thread
+	 * that is not registered registers it until it exits (or unregisters
+	 * outside a section), and unregister_thread inside a section keeps it
+	 * registered, the section protected; each is a misuse event that the
+	 * library counts (gp_stats' misuse_events).  This project's library,
+	 * memb, mb and signal only (docs/DESIGN.md, "Misuse"); liburcu runs
+	 * such sections unprotected, qsbr never registers behind a thread's
+	 * back, and bp registers on first use by design.
+	 */
+	bool implicit_register;
 
 	void (*register_thread)(void);
 	void (*unregister_thread)(void);

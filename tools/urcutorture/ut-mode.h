@@ -308,11 +308,11 @@ struct ut_lib_report {
 	char text[UT_LIB_TEXT];
 };
 
-#define UT_LIB_CHECKS	8
+#define UT_LIB_CHECKS	9
 
 struct ut_lib_check {
 	/* "settled", "completed", "completed_max", "completed_max_live",
-	 * "wait_ns_max", "histogram", "stall_reports" */
+	 * "wait_ns_max", "histogram", "misuse_events", "stall_reports" */
 	const char *name;
 	bool ok;
 	bool counted;		/* its error was counted when it failed (during the run) */
@@ -337,6 +337,7 @@ struct ut_libview {
 	uint64_t distinct_gps;		/* grace periods it saw end (a lower bound) */
 	uint64_t sync_calls;		/* synchronize_rcu calls that returned */
 	uint64_t sync_max_ns;		/* the longest, 0 if none timed */
+	uint64_t misuse_caused;		/* misuse events it caused (ut_misuse_caused) */
 	/* stall reports */
 	bool handler;			/* urcutorture's handler received them */
 	int captured;			/* texts the handler got (reports and ended lines) */
@@ -447,6 +448,8 @@ struct ut_run {
 	/* Grace periods urcutorture saw end (ut_gp_witness, atomics). */
 	uint64_t gp_last_end;
 	uint64_t gp_distinct;
+	/* Misuse events the mode caused on purpose (ut_misuse_caused, atomic). */
+	uint64_t misuse_caused;
 };
 
 /*
@@ -511,6 +514,23 @@ static inline uint64_t ut_opt(const struct ut_config *cfg, const struct ut_opt *
 static inline const char *ut_opt_text(const struct ut_config *cfg, const struct ut_opt *o)
 {
 	return cfg->opt_text[ut_mode_opt_index(o)];
+}
+
+/*
+ * --no-implicit, one entry for every mode that drives implicit
+ * registration (stress, litmus), so that their declarations agree.
+ */
+#define UT_OPT_NO_IMPLICIT						\
+	{ .name = "no-implicit", .json = "no_implicit", .type = UT_OPT_FLAG,	\
+	  .help = "no implicit registration (memb, mb, signal of this library; "	\
+		  "qsbr, bp and liburcu never have it): no thread reads without "	\
+		  "registering, unregisters inside a read-side section or reads in "	\
+		  "its exit destructor" }
+/* Whether run drives implicit registration: its flavor registers implicitly
+ * and --no-implicit (o, the mode's entry) was not given. */
+static inline bool ut_implicit_on(const struct ut_run *run, const struct ut_opt *o)
+{
+	return run->ops->implicit_register && !ut_opt(run->cfg, o);
 }
 
 /*
@@ -618,6 +638,18 @@ void ut_run_counts(struct ut_run *run, struct ut_counts *c);
  * on the grace periods that ended, checked against the library's count.
  */
 void ut_gp_witness(struct ut_run *run, uint64_t t0, uint64_t t1);
+
+/*
+ * The mode just caused n misuse events that the library counts (an
+ * implicit registration, an unregistration inside a section): the
+ * library's misuse_events must grow by at least the run's total
+ * (libstats.c, check misuse_events).  Relaxed: the total is read after
+ * the threads were joined.
+ */
+static inline void ut_misuse_caused(struct ut_run *run, uint64_t n)
+{
+	__atomic_add_fetch(&run->misuse_caused, n, __ATOMIC_RELAXED);
+}
 
 /* libstats.c: the library's stall reports of this combination (a mode that
  * stalls on purpose checks them). */
