@@ -63,6 +63,17 @@
  * record (a reader no grace period waits for: early_free_*) or corrupts
  * the list (a scan that never ends or waits on a dead thread's word: the
  * watchdog's STALL; a dangling record: a crash, which is a verdict too).
+ * Where the library registers threads implicitly (memb, mb and signal of
+ * this library, unless --no-implicit), the churn's short-lived threads
+ * (not the bursts') misuse the API in turn, as a liburcu program may: one
+ * reads without ever registering (read_lock registers it, until it
+ * unregisters outside a section or exits), one calls rcu_unregister_thread
+ * inside a section (which must stay protected), one reads in its exit
+ * destructor (a pthread key's, after unregistering: read_lock registers it
+ * again, and the library's own key unregisters it).  The first section
+ * after each of these holds an object across its retirement, and every
+ * section is checked like any other; each misuse is counted for the
+ * library's misuse_events check (ut_misuse_caused).
  * The updater, the fake updaters, the controller
  * (between hook) and the library's registered threads (from this mode's
  * callbacks and defer functions) read too, so a grace period that skips one
@@ -98,7 +109,7 @@ static void *stress_churn(struct ut_thread *t);
 
 /* The stress mode's own options (parsed, printed and written by the shared
  * code from this table). */
-enum { STRESS_OPT_FAKE, STRESS_OPT_PIPE_LEN, STRESS_OPT_UPDATE_DELAY };
+enum { STRESS_OPT_FAKE, STRESS_OPT_PIPE_LEN, STRESS_OPT_UPDATE_DELAY, STRESS_OPT_NO_IMPLICIT };
 
 static const struct ut_opt stress_opts[] = {
 	[STRESS_OPT_FAKE] = { .name = "fake-updaters", .json = "fake_updaters", .type = UT_OPT_COUNT,
@@ -109,6 +120,7 @@ static const struct ut_opt stress_opts[] = {
 		.help = "cap of the report-only pipeline-age histogram, 3..64" },
 	[STRESS_OPT_UPDATE_DELAY] = { .name = "update-delay", .json = "update_delay_ns",
 		.type = UT_OPT_DUR, .stall = UT_OPT_STALL_PAUSE, .help = "pause between updates" },
+	[STRESS_OPT_NO_IMPLICIT] = UT_OPT_NO_IMPLICIT,
 	{ NULL }
 };
 
@@ -148,6 +160,9 @@ struct stress_counts {
 	uint64_t quiescent;		/* qsbr: quiescent states announced by readers */
 	uint64_t offline_short;		/* qsbr: offline periods without a sleep */
 	uint64_t offline_long;		/* qsbr: offline periods with a 1-5 ms sleep */
+	uint64_t implicit_regs;		/* churn: read_lock registered an unregistered thread */
+	uint64_t unreg_in_section;	/* churn: rcu_unregister_thread inside a section */
+	uint64_t exit_sections;		/* churn: sections read in an exit destructor */
 	uint64_t retired[P_COUNT];	/* result only: objects retired per path */
 	uint64_t freed[P_COUNT];	/* result only: objects freed per path */
 };
@@ -174,6 +189,7 @@ struct stress {
 	struct obj *slot[NSLOTS];	/* RCU-protected; [0] updater's, [1] fake updater 0's */
 	int nslots;
 	bool lazy_bp;			/* bp: churn threads register on their first lock */
+	bool implicit;			/* churn threads misuse registration in turn */
 	pthread_mutex_t lock;		/* free FIFO, all list */
 	struct obj *free_head, *free_tail;
 	unsigned long nfree;
@@ -798,12 +814,35 @@ struct gate {
 	int go;			/* relaxed: set once, releases them */
 };
 
+/*
+ * What a churn thread (not a burst's) does about registration.  Where the
+ * flavor registers implicitly, the churn starts the kinds in turn;
+ * otherwise every thread is CHILD_REGISTERED.
+ */
+enum child_kind {
+	CHILD_REGISTERED,	/* registers (bp: lazily), reads, unregisters */
+	CHILD_IMPLICIT,		/* never registers: read_lock does, 1-3 times */
+	CHILD_UNREG_IN_SECTION,	/* unregisters inside sections, reads on */
+	CHILD_EXIT_READS,	/* reads in its exit destructor, unregistered */
+	CHILD_KINDS
+};
+
 struct child {
 	struct rd_own o;
+	enum child_kind kind;
 	uint64_t until_ns;	/* a burst thread: its life after the gate, in ns */
 	struct gate *gate;	/* NULL: not a burst thread */
 	pthread_t tid;
 };
+
+/*
+ * The churn threads' exit destructor (CHILD_EXIT_READS), created once for
+ * the process: runs only in the threads that set it, the run's child as
+ * its value.
+ */
+static pthread_key_t exit_key;
+static bool exit_key_ok;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
 /*
  * Wait at the gate, spinning (with sched_yield: 16 spinners on 2 CPUs) so
@@ -847,36 +886,161 @@ static void burst_cycles(struct rd *r, bool lazy)
 	ut_count(&r->c->churn_cycles, BURST_CYCLES);
 }
 
-static void *child_fn(void *arg)
+/*
+ * A thread's first section after registering, explicitly or implicitly (bp
+ * and CHILD_IMPLICIT: this read_lock registers it): held across a
+ * retirement, so that a registration that publishes the thread late, or
+ * leaves it where grace periods do not look, shows then.  implicit: the
+ * read_lock registers a thread that is not registered, a misuse the
+ * library counts.
+ */
+static void child_first_section(struct rd *r, bool implicit)
 {
-	struct child *ch = arg;
-	struct rd *r = &ch->o.r;
-	bool lazy = r->st->lazy_bp;
-
-	if (ch->gate)
-		gate_wait(ch);
-	/* bp registers on the first read lock and unregisters at thread exit. */
-	if (!lazy)
-		r->ops->register_thread();
-	/*
-	 * The first section after registering (bp: the one that registers)
-	 * holds across a retirement: a registration that publishes the
-	 * thread late shows then.
-	 */
 	r->ops->read_lock();
+	if (implicit) {
+		ut_misuse_caused(r->run, 1);
+		ut_count(&r->c->implicit_regs, 1);
+	}
 	rd_hold(r);
 	rd_hold_across(r, 4000000, 4000000);
 	rd_section_end(r);
 	r->ops->read_unlock();
 	ut_count(&r->c->depth[1], 1);
 	ut_count(r->reads, 1);
-	if (ch->gate)
-		burst_cycles(r, lazy);
-	while (ut_now_ns() < ch->until_ns && !ut_should_stop(r->run))
+}
+
+/* Read until t (or the run stops), then drop the references. */
+static void child_read_until(struct rd *r, uint64_t t)
+{
+	while (ut_now_ns() < t && !ut_should_stop(r->run))
 		rd_step(r);
 	rd_quiesce(r);
+}
+
+/*
+ * CHILD_IMPLICIT: reads without registering.  Each read_lock of an
+ * unregistered thread registers it until it unregisters (outside a
+ * section: no misuse) or exits; it reads a while, then one to three times
+ * unregisters and reads again.  The last registration is left to thread
+ * exit half of the time (the library's key unregisters it).
+ */
+static void child_implicit(struct child *ch)
+{
+	struct rd *r = &ch->o.r;
+	uint64_t t0 = ut_now_ns(), span = ch->until_ns > t0 ? ch->until_ns - t0 : 0;
+	int times = 1 + (int)ut_rng_below(r->rng, 3);
+
+	for (int i = 1; i <= times; i++) {
+		child_first_section(r, true);
+		child_read_until(r, t0 + span * (uint64_t)i / (uint64_t)times);
+		if (i < times || ut_rng_below(r->rng, 2))
+			r->ops->unregister_thread();
+	}
+}
+
+/*
+ * CHILD_UNREG_IN_SECTION: registered, it calls rcu_unregister_thread inside
+ * a section (at depth 1 or 2), a misuse after which the thread stays
+ * registered implicitly and the section protected: it then holds what it
+ * read across a retirement and checks it (at each level).  Registering
+ * again adopts the implicit registration (no misuse); the last one is
+ * ended by an unregistration outside a section or by thread exit.
+ */
+static void child_unreg_in_section(struct child *ch)
+{
+	struct rd *r = &ch->o.r;
+	const struct ut_flavor_ops *ops = r->ops;
+	uint64_t t0 = ut_now_ns(), span = ch->until_ns > t0 ? ch->until_ns - t0 : 0;
+	int times = 1 + (int)ut_rng_below(r->rng, 3);
+
+	ops->register_thread();
+	for (int i = 1; i <= times; i++) {
+		int depth = 1 + (int)ut_rng_below(r->rng, 2);
+
+		for (int lvl = 1; lvl <= depth; lvl++) {
+			ops->read_lock();
+			rd_hold(r);
+		}
+		ops->unregister_thread();
+		ut_misuse_caused(r->run, 1);
+		ut_count(&r->c->unreg_in_section, 1);
+		/* The grace period behind the retirement must wait for us. */
+		rd_hold_across(r, 4000000, 4000000);
+		rd_verify(r, false);
+		if (depth > 1) {
+			ops->read_unlock();
+			rd_linger(r, false);
+			rd_verify(r, false);
+		}
+		rd_section_end(r);
+		ops->read_unlock();
+		ut_count(&r->c->depth[depth], 1);
+		ut_count(r->reads, 1);
+		child_read_until(r, t0 + span * (uint64_t)i / (uint64_t)times);
+		if (i < times)
+			ops->register_thread();
+	}
+	if (ut_rng_below(r->rng, 2))
+		ops->unregister_thread();
+}
+
+/*
+ * CHILD_EXIT_READS's exit destructor: the thread unregistered before it
+ * returned (so the library's own key has no value, and its exit cleanup has
+ * not run), and its first read_lock here registers it implicitly: the
+ * section must be protected like any other; the library's key, set by that
+ * registration, unregisters it in the next round of destructors.
+ */
+static void child_exit_reads(void *arg)
+{
+	struct child *ch = arg;
+	struct rd *r = &ch->o.r;
+	int more = (int)ut_rng_below(r->rng, 8);
+
+	child_first_section(r, true);
+	ut_count(&r->c->exit_sections, 1);
+	for (int i = 0; i < more && !ut_should_stop(r->run); i++) {
+		rd_step(r);
+		ut_count(&r->c->exit_sections, 1);
+	}
+	rd_quiesce(r);
+}
+
+static void exit_key_create(void)
+{
+	exit_key_ok = !pthread_key_create(&exit_key, child_exit_reads);
+}
+
+static void *child_fn(void *arg)
+{
+	struct child *ch = arg;
+	struct rd *r = &ch->o.r;
+	bool lazy = r->st->lazy_bp;
+
+	switch (ch->kind) {
+	case CHILD_IMPLICIT:
+		child_implicit(ch);
+		return NULL;
+	case CHILD_UNREG_IN_SECTION:
+		child_unreg_in_section(ch);
+		return NULL;
+	default:
+		break;
+	}
+	if (ch->gate)
+		gate_wait(ch);
+	/* bp registers on the first read lock and unregisters at thread exit. */
+	if (!lazy)
+		r->ops->register_thread();
+	child_first_section(r, false);
+	if (ch->gate)
+		burst_cycles(r, lazy);
+	child_read_until(r, ch->until_ns);
 	if (!lazy)
 		r->ops->unregister_thread();
+	/* Unregistered now: the destructor's first read_lock registers again. */
+	if (ch->kind == CHILD_EXIT_READS && pthread_setspecific(exit_key, ch))
+		ch->kind = CHILD_REGISTERED;
 	return NULL;
 }
 
@@ -983,7 +1147,12 @@ static void *stress_churn(struct ut_thread *t)
 
 			if (!ch)
 				break;
-			rd_own_init(&ch->o, run, 0x6368000000ull + serial++);
+			rd_own_init(&ch->o, run, 0x6368000000ull + serial);
+			ch->kind = stress_of(run)->implicit ? (enum child_kind)(serial % CHILD_KINDS)
+							    : CHILD_REGISTERED;
+			if (ch->kind == CHILD_EXIT_READS && !exit_key_ok)
+				ch->kind = CHILD_REGISTERED;
+			serial++;
 			ch->until_ns = ut_now_ns() + 3000000 + ut_rng_below(&t->rng, 17000000);
 			if (pthread_create(&ch->tid, NULL, child_fn, ch)) {
 				free(ch);
@@ -1331,6 +1500,9 @@ static int stress_setup(struct ut_run *run)
 	run->mode_data = st;
 	st->nslots = ut_opt(run->cfg, &stress_opts[STRESS_OPT_FAKE]) > 0 ? 2 : 1;
 	st->lazy_bp = !strcmp(run->ops->name, "bp");
+	st->implicit = ut_implicit_on(run, &stress_opts[STRESS_OPT_NO_IMPLICIT]);
+	if (st->implicit && pthread_once(&exit_key_once, exit_key_create))
+		return -1;
 	st->ctl = xrd_new(run);
 	if (!st->ctl)
 		return -1;
@@ -1444,6 +1616,11 @@ static void stress_report(const struct ut_config *cfg, const struct ut_result *r
 	       "registrations (errors they counted: %llu)\n", (unsigned long long)c->churn_threads,
 	       (unsigned long long)c->churn_burst_threads, (unsigned long long)c->churn_bursts,
 	       (unsigned long long)c->churn_cycles, (unsigned long long)c->churn_errors);
+	if (r->flavor->implicit_register && !ut_opt(cfg, &stress_opts[STRESS_OPT_NO_IMPLICIT]))
+		ut_out(&cfg->inv->sink, "  implicit        %llu registrations by read_lock, %llu unregisters "
+		       "inside a section, %llu sections in exit destructors\n",
+		       (unsigned long long)c->implicit_regs, (unsigned long long)c->unreg_in_section,
+		       (unsigned long long)c->exit_sections);
 	if (r->flavor->is_qsbr)
 		ut_out(&cfg->inv->sink, "  qsbr readers    %llu quiescent states, %llu short and %llu long "
 		       "offline periods\n", (unsigned long long)c->quiescent,
@@ -1496,6 +1673,15 @@ static void stress_json(struct uj *j, const struct ut_config *cfg, const struct 
 	uj_u64(j, "quiescent_states", c->quiescent);
 	uj_u64(j, "offline_short", c->offline_short);
 	uj_u64(j, "offline_long", c->offline_long);
+	if (r->flavor->implicit_register && !ut_opt(cfg, &stress_opts[STRESS_OPT_NO_IMPLICIT])) {
+		uj_obj(j, "implicit");
+		uj_u64(j, "registrations", c->implicit_regs);
+		uj_u64(j, "unregisters_in_section", c->unreg_in_section);
+		uj_u64(j, "exit_destructor_sections", c->exit_sections);
+		uj_end_obj(j);
+	} else {
+		uj_null(j, "implicit");
+	}
 	uj_end_obj(j);
 }
 
