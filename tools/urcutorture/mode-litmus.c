@@ -49,6 +49,22 @@
  * could catch, so it keeps the short linger; a correct grace period waits
  * for the old object's reader, so that round costs LIT_HOLD_NS.
  *
+ * Where the library registers threads implicitly (memb, mb and signal of
+ * this library, unless --no-implicit), two rounds in four misuse the API
+ * as a liburcu program may, each misuse counted for the library's
+ * misuse_events check (ut_misuse_caused):
+ *
+ *   implicit:   the reader unregisters before the barrier, so that its
+ *               read_lock registers it, and that first section is the one
+ *               raced (its word store and the pointer load, as above);
+ *   unregister: the reader calls rcu_unregister_thread just after
+ *               read_lock, before loading ptr: the thread stays registered
+ *               and the section protected, or the poison shows.
+ *
+ * After either, rcu_register_thread adopts the implicit registration,
+ * outside the round.  Reads in a thread-exit destructor need a thread per
+ * round: the stress mode's churn does them.
+ *
  * The first failure stops the run (run->stop), so --duration is a cap: the
  * report gives the time to detection.  Threads are pinned to distinct CPUs
  * unless --pin* says otherwise; default one reader per CPU but one.
@@ -81,6 +97,16 @@ static const struct ut_mode_role lit_roles[] = {
 };
 
 static const char *const lit_errors[] = { "poisoned_in_section", NULL };
+
+enum { LIT_OPT_NO_IMPLICIT };
+
+static const struct ut_opt lit_opts[] = {
+	[LIT_OPT_NO_IMPLICIT] = UT_OPT_NO_IMPLICIT,
+	{ NULL }
+};
+
+/* What a round does about registration (implicit rounds: see the top). */
+enum lit_round { LIT_PLAIN, LIT_IMPLICIT, LIT_UNREGISTER };
 
 #define LIT_VALID		0x600dc0de600dc0deull
 #define LIT_POISON		0xdeadbeefdeadbeefull
@@ -131,6 +157,8 @@ struct lit_thread {
 	uint64_t rounds;
 	uint64_t saw_old;	/* reader: loaded the object the round replaces */
 	uint64_t saw_new;
+	uint64_t implicit;	/* reader: rounds whose read_lock registered it */
+	uint64_t unregister;	/* reader: rounds that unregistered in the section */
 	uint64_t first_fail_ns;	/* since the run's start; 0 none */
 };
 
@@ -138,6 +166,7 @@ struct lit_thread {
 struct lit_result {
 	uint64_t rounds;
 	uint64_t saw_old, saw_new;
+	uint64_t implicit, unregister;
 	uint64_t failures;
 	uint64_t first_fail_ns;	/* 0: none */
 };
@@ -228,16 +257,29 @@ static void *lit_reader(struct ut_thread *t)
 	struct lit_shared *L = run->mode_data;
 	struct lit_thread *me = t->mode_data;
 	unsigned int sense = 0;
+	bool implicit = ut_implicit_on(run, &lit_opts[LIT_OPT_NO_IMPLICIT]);
+	enum lit_round kind = LIT_PLAIN;
+	bool registered = true;
 
 	ut_thread_begin(t);
 	if (ops->is_qsbr)
 		ops->thread_offline();	/* online only inside the section */
 	ut_thread_set_state(t, "barrier");
-	while (!ut_should_stop(run) && lit_barrier(L, run, &sense)) {
+	for (;;) {
 		/* Round n replaces obj[n % 2] by the other (lit_updater). */
 		struct lit_obj *old = &L->obj[me->rounds & 1], *p;
 		uint64_t v;
 
+		/* Rounds 1 and 3 of every 4 misuse registration: see the top. */
+		if (implicit)
+			kind = (me->rounds & 1) ? (me->rounds & 2 ? LIT_UNREGISTER : LIT_IMPLICIT)
+						: LIT_PLAIN;
+		if (kind == LIT_IMPLICIT) {
+			ops->unregister_thread();
+			registered = false;
+		}
+		if (ut_should_stop(run) || !lit_barrier(L, run, &sense))
+			break;
 		lit_delay(ut_rng_below(&t->rng, LIT_READER_DELAY));
 		/* Lines the updater wrote last: each store needs ownership. */
 		for (int i = 0; i < LIT_STUFF_LINES; i++)
@@ -245,6 +287,8 @@ static void *lit_reader(struct ut_thread *t)
 		if (ops->is_qsbr)
 			ops->thread_online();
 		ops->read_lock();
+		if (kind == LIT_UNREGISTER)
+			ops->unregister_thread();
 		/*
 		 * Acquire (rcu_dereference): pairs with the updater's release
 		 * store of ptr; the object's LIT_VALID is seen with it.  The
@@ -260,6 +304,13 @@ static void *lit_reader(struct ut_thread *t)
 		ops->read_unlock();
 		if (ops->is_qsbr)
 			ops->thread_offline();
+		if (kind != LIT_PLAIN) {
+			/* Explicit again: adopts the implicit registration. */
+			ops->register_thread();
+			registered = true;
+			ut_misuse_caused(run, 1);
+			ut_count(kind == LIT_IMPLICIT ? &me->implicit : &me->unregister, 1);
+		}
 		ut_count(p == old ? &me->saw_old : &me->saw_new, 1);
 		ut_count(&me->rounds, 1);
 		ut_count(&t->reads, 1);
@@ -277,6 +328,9 @@ static void *lit_reader(struct ut_thread *t)
 			break;
 		}
 	}
+	/* An implicit round that did not run left the thread unregistered. */
+	if (!registered)
+		ops->register_thread();
 	lit_leave(L);
 	if (ops->is_qsbr)
 		ops->thread_online();
@@ -379,6 +433,8 @@ static void lit_finish(struct ut_run *run)
 			r->rounds += m->rounds;
 		r->saw_old += m->saw_old;
 		r->saw_new += m->saw_new;
+		r->implicit += m->implicit;
+		r->unregister += m->unregister;
 		r->failures += t->mode_errors[0];
 		if (m->first_fail_ns && (!r->first_fail_ns || m->first_fail_ns < r->first_fail_ns))
 			r->first_fail_ns = m->first_fail_ns;
@@ -411,6 +467,10 @@ static void lit_report(const struct ut_config *cfg, const struct ut_result *r, e
 	ut_out(&cfg->inv->sink, "  litmus rounds   %llu (%.3g/s); readers saw the old object %llu, the new %llu\n",
 	       (unsigned long long)l->rounds, r->seconds > 0 ? l->rounds / r->seconds : 0,
 	       (unsigned long long)l->saw_old, (unsigned long long)l->saw_new);
+	if (r->flavor->implicit_register && !ut_opt(cfg, &lit_opts[LIT_OPT_NO_IMPLICIT]))
+		ut_out(&cfg->inv->sink, "  litmus implicit %llu rounds registered by read_lock, %llu unregistering "
+		       "inside the section\n", (unsigned long long)l->implicit,
+		       (unsigned long long)l->unregister);
 	if (l->first_fail_ns)
 		ut_out(&cfg->inv->sink, "  litmus          first poisoned read after %.3f s\n",
 		       l->first_fail_ns / 1e9);
@@ -421,7 +481,6 @@ static void lit_json(struct uj *j, const struct ut_config *cfg, const struct ut_
 {
 	const struct lit_result *l = r->mode_data;
 
-	(void) cfg;
 	if (at != UT_SECTION_COUNTS || !l)
 		return;
 	uj_obj(j, "litmus");
@@ -429,6 +488,13 @@ static void lit_json(struct uj *j, const struct ut_config *cfg, const struct ut_
 	uj_u64(j, "saw_old", l->saw_old);
 	uj_u64(j, "saw_new", l->saw_new);
 	uj_u64(j, "failures", l->failures);
+	if (r->flavor->implicit_register && !ut_opt(cfg, &lit_opts[LIT_OPT_NO_IMPLICIT])) {
+		uj_u64(j, "implicit_rounds", l->implicit);
+		uj_u64(j, "unregister_rounds", l->unregister);
+	} else {
+		uj_null(j, "implicit_rounds");
+		uj_null(j, "unregister_rounds");
+	}
 	if (l->first_fail_ns)
 		uj_dbl(j, "first_failure_s", l->first_fail_ns / 1e9);
 	else
@@ -444,6 +510,7 @@ const struct ut_mode_ops ut_mode_litmus = {
 		"  is poisoned when the grace period returns; the first poisoned\n"
 		"  read fails the run (default readers: CPUs - 1)",
 	.roles = lit_roles,
+	.opts = lit_opts,
 	.nroles = 2,
 	.count = lit_count,
 	.thread_size = sizeof(struct lit_thread),
