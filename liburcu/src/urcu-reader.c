@@ -17,7 +17,11 @@
  * and an explicit rcu_register_thread() adopts it.  qsbr never registers a
  * thread behind its back: an online qsbr thread that announces no
  * quiescent states would stall every grace period.  docs/DESIGN.md,
- * "Misuse", lists what aborts and what runs.
+ * "Misuse", lists what aborts and what runs.  Registration's link into the
+ * registry, the deferred unregistration inside a section and the section
+ * that a lazy registration enters are named steps (URCU_I_STEP_LINK,
+ * _DEFER_UNREGISTER, _LAZY_LOCK in urcu-steps.h), which test-only seeded
+ * builds replace.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -120,7 +124,7 @@ static void do_register(struct urcu_i_reader *r, bool lazy)
 	r->waited = 0;
 	URCU_I_STEP_REGISTER_LOCK(&reg->lock);
 	uatomic_store(&r->ctr, 0UL, CMM_RELAXED);
-	cds_list_add(&r->node, &reg->readers);
+	URCU_I_STEP_LINK(r, &reg->readers, lazy);
 	reg->gen++;
 	uatomic_store(&reg->count, reg->count + 1, CMM_RELAXED);
 	/*
@@ -246,8 +250,8 @@ void URCU_FN(unregister_thread)(void)
 		urcu_common_misuse("rcu_unregister_thread",
 			"called inside a read-side critical section; the thread stays registered "
 			"until it exits (urcu_%s flavor)", URCU_FLAVOR_NAME);
-		r->lazy = 1;
-		return;
+		if (URCU_I_STEP_DEFER_UNREGISTER(r))
+			return;
 	}
 #endif
 	do_unregister(r);

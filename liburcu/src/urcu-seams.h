@@ -94,6 +94,15 @@
 #ifndef URCU_I_SEED_LFHT_DESTROY_HANG
 # define URCU_I_SEED_LFHT_DESTROY_HANG 0
 #endif
+#ifndef URCU_I_SEED_IMPLICIT_UNLINKED
+# define URCU_I_SEED_IMPLICIT_UNLINKED 0
+#endif
+#ifndef URCU_I_SEED_UNREGISTER_IN_SECTION
+# define URCU_I_SEED_UNREGISTER_IN_SECTION 0
+#endif
+#ifndef URCU_I_SEED_IMPLICIT_FIRST_UNORDERED
+# define URCU_I_SEED_IMPLICIT_FIRST_UNORDERED 0
+#endif
 
 /* ---- the grace-period engine's phase hook --------------------------------- */
 

@@ -219,6 +219,38 @@ int URCU_FN(i_seed_snapshot_idle)(const struct urcu_i_reader *r);
 /* ---- registration and the read side's slow paths (urcu-reader.c) ---------- */
 
 /*
+ * do_register(): link reader r into the registry list head, where the
+ * scan (urcu-gp.c) and the signal round (urcu-order.c) find it; registry
+ * lock held.  lazy: an implicit registration (read_lock on a thread that is
+ * not registered).
+ *
+ * implicit-unlinked: a memb, mb or signal thread registered implicitly is
+ * marked registered (word 0, counted) but left out of the list: no grace
+ * period waits for it.  Its node points to itself, so that unregistering
+ * it (cds_list_del) is harmless.
+ */
+#define URCU_I_STEP_LINK(r, head, lazy)					\
+	do {								\
+		if (URCU_I_SEEDED(IMPLICIT_UNLINKED) && (lazy)		\
+		    && !URCU_FLAVOR_IS_BP)				\
+			CDS_INIT_LIST_HEAD(&(r)->node);			\
+		else							\
+			cds_list_add(&(r)->node, head);			\
+	} while (0)
+
+/*
+ * unregister_thread() inside a read-side section (memb, mb, signal, bp):
+ * keep reader r registered, implicitly, until the thread exits or
+ * unregisters outside a section, so that the section stays protected.
+ * 1: deferred, the caller returns.
+ *
+ * unregister-in-section: 0, the caller unregisters at once, and grace
+ * periods stop waiting for the section it is in.
+ */
+#define URCU_I_STEP_DEFER_UNREGISTER(r)					\
+	(URCU_I_SEEDED(UNREGISTER_IN_SECTION) ? 0 : ((r)->lazy = 1, 1))
+
+/*
  * qsbr, thread_online(): publish a snapshot of gp.ctr in reader r's word.
  * Relaxed: the full fence that follows in thread_online() orders it before
  * the read side's loads (and pairs with B1).
@@ -271,19 +303,43 @@ int URCU_FN(i_seed_snapshot_idle)(const struct urcu_i_reader *r);
 			URCU_FN(i_unlock)(lock);			\
 	} while (0)
 
-/* bp-register-race: the thread is in its unpublished first section. */
+/*
+ * bp-register-race, implicit-first-unordered: the thread is in its
+ * unpublished first section.
+ */
 extern __thread int URCU_FN(i_seed_first_unpublished);
 
 /*
+ * Whether the section that registers the thread lazily is left unpublished
+ * (the two seeds below); a constant.
+ */
+#define URCU_I_SEED_LAZY_UNPUBLISHED					\
+	(URCU_I_SEEDED(BP_REGISTER_RACE)				\
+	 || (URCU_I_SEEDED(IMPLICIT_FIRST_UNORDERED) && !URCU_FLAVOR_IS_BP))
+
+/*
  * i_read_lock_slow(), once the thread is registered lazily: enter the
- * section that registered it, published like any other.
+ * section that registered it, published like any other (the inline
+ * read_lock: its word store, then the fenced reader's fence, which orders
+ * that store before the section's loads and pairs with B1 before the scan).
  *
  * bp-register-race: that first section is never published (grace periods
  * do not wait for it); URCU_I_STEP_UNCOUNTED_UNLOCK ends it.
+ *
+ * implicit-first-unordered: the same in memb, mb and signal, for the
+ * section that registers a thread implicitly.  It stands for that
+ * section's word store made without the ordering of the normal path, at
+ * the limit of what the reordering allows: the store passes every load of
+ * the section (it cannot pass the unlock's store to the same word), so no
+ * grace period sees the section.  Removing the fence alone cannot be
+ * caught on x86-64: the registry lock's release (a locked instruction)
+ * has just drained the store buffer and left the word's line owned, so the
+ * store lands before any grace period could take the lock and scan
+ * (docs/TORTURE-SEEDED.md, the seed's note).
  */
 #define URCU_I_STEP_LAZY_LOCK()						\
 	do {								\
-		if (URCU_I_SEEDED(BP_REGISTER_RACE))			\
+		if (URCU_I_SEED_LAZY_UNPUBLISHED)			\
 			URCU_FN(i_seed_first_unpublished) = 1;		\
 		else							\
 			URCU_FN(i_read_lock)();				\
@@ -294,10 +350,11 @@ extern __thread int URCU_FN(i_seed_first_unpublished);
  * that URCU_I_STEP_LAZY_LOCK entered without counting it, else 0.  Always
  * 0: that step counts every section it enters.
  *
- * bp-register-race: the unlock of the unpublished first section.
+ * bp-register-race, implicit-first-unordered: the unlock of the
+ * unpublished first section.
  */
 #define URCU_I_STEP_UNCOUNTED_UNLOCK(nest)				\
-	(URCU_I_SEEDED(BP_REGISTER_RACE) && (nest) == 0		\
+	(URCU_I_SEED_LAZY_UNPUBLISHED && (nest) == 0			\
 	 && URCU_FN(i_seed_first_unpublished)				\
 	 ? (URCU_FN(i_seed_first_unpublished) = 0, 1) : 0)
 

@@ -106,6 +106,19 @@ BUGS = {
         breaks='cds_lfht_destroy of an auto-resize table returns (it waits for an acknowledgement never sent)',
         flavors=['memb'], runs=[('hash', 'memb', ['--stall-timeout=5s'])],
         tests=['urcutorture-hash-memb']),
+    'implicit-unlinked': dict(
+        breaks='a thread registered implicitly (read_lock) is linked where the scan looks (it is not)',
+        flavors=['memb', 'mb', 'signal'], runs=[('stress', 'memb', []), ('stress', 'mb', []),
+                                                ('stress', 'signal', [])]),
+    'unregister-in-section': dict(
+        breaks='rcu_unregister_thread inside a section keeps it protected (it unregisters at once)',
+        flavors=['memb', 'mb', 'signal'], runs=[('stress', 'memb', []), ('stress', 'mb', []),
+                                                ('stress', 'signal', [])]),
+    'implicit-first-unordered': dict(
+        breaks='the section that registers a thread implicitly is published before its loads '
+               '(its word store passes them)',
+        flavors=['memb', 'mb', 'signal'], runs=[('stress', 'memb', []), ('litmus', 'mb', []),
+                                                ('stress', 'signal', [])]),
 }
 DEFAULT_SUITES = ['unit', 'callrcu']
 ALL_FLAVORS = ['memb', 'mb', 'qsbr', 'bp', 'signal']

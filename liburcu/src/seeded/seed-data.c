@@ -12,7 +12,7 @@
 #include "../common.h"
 #include "../urcu-steps.h"
 
-#if URCU_I_SEEDED(BP_REGISTER_RACE)
+#if URCU_I_SEEDED(BP_REGISTER_RACE) || URCU_I_SEEDED(IMPLICIT_FIRST_UNORDERED)
 __thread int URCU_FN(i_seed_first_unpublished);
 #endif
 
