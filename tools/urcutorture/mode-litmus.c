@@ -148,6 +148,9 @@ struct lit_shared {
 	/* The updater's rounds whose synchronize_rcu returned (poison stored). */
 	uint64_t returned __attribute__((aligned(64)));
 	uint64_t go;				/* the round's start time, ut_now_ns() */
+	/* Implicit rounds: from go to the reader's pointer load (moving
+	 * average, relaxed; written by reader 0, read by the updater). */
+	uint64_t implicit_ns __attribute__((aligned(64)));
 	int parties;
 	unsigned char stuff[LIT_STUFF_LINES][64] __attribute__((aligned(64)));
 };
@@ -296,6 +299,11 @@ static void *lit_reader(struct ut_thread *t)
 		 * is the flavor's business: that is what is tested.
 		 */
 		p = __atomic_load_n(&L->ptr, __ATOMIC_ACQUIRE);
+		if (kind == LIT_IMPLICIT && t->idx == 0) {
+			uint64_t took = ut_now_ns() - L->go, avg = __atomic_load_n(&L->implicit_ns, __ATOMIC_RELAXED);
+
+			__atomic_store_n(&L->implicit_ns, avg ? (avg * 7 + took) / 8 : took, __ATOMIC_RELAXED);
+		}
 		if (p == old)
 			lit_hold(L, me->rounds + 1);
 		else
@@ -345,6 +353,7 @@ static void *lit_updater(struct ut_thread *t)
 	struct lit_shared *L = run->mode_data;
 	struct lit_thread *me = t->mode_data;
 	unsigned int sense = 0, c = 0;
+	bool implicit = ut_implicit_on(run, &lit_opts[LIT_OPT_NO_IMPLICIT]);
 
 	ut_thread_begin(t);
 	ut_thread_set_state(t, "barrier");
@@ -353,7 +362,13 @@ static void *lit_updater(struct ut_thread *t)
 
 		/* Unreachable since the last round's grace period. */
 		CMM_STORE_SHARED(next->val, LIT_VALID);
-		lit_delay(ut_rng_below(&t->rng, LIT_UPDATER_DELAY));
+		if (implicit && (me->rounds & 3) == 1) {
+			uint64_t reg = __atomic_load_n(&L->implicit_ns, __ATOMIC_RELAXED);
+
+			lit_wait_until(L->go + reg / 4 + ut_rng_below(&t->rng, reg + 1));
+		} else {
+			lit_delay(ut_rng_below(&t->rng, LIT_UPDATER_DELAY));
+		}
 		/* Release (rcu_assign_pointer): pairs with the readers'
 		 * acquire load of ptr; next's LIT_VALID is visible first. */
 		__atomic_store_n(&L->ptr, next, __ATOMIC_RELEASE);
