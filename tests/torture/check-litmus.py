@@ -142,6 +142,18 @@ def check_run(flavor, duration):
         ok(rounds > 0 and old > 0 and new > 0,
            "%s: %d rounds, reader saw old %d / new %d (both sides of the race)"
            % (tag, rounds, old, new), text)
+        # memb, mb, signal: rounds registered by read_lock and rounds that
+        # unregister inside the section, the misuse counted by the library.
+        m = re.search(r"litmus implicit (\d+) rounds registered by read_lock, (\d+) unregistering", out)
+        if flavor in ("memb", "mb", "signal"):
+            ok(m is not None and int(m.group(1)) > 0 and int(m.group(2)) > 0,
+               "%s: implicit-registration rounds ran (%s)" % (tag, m.groups() if m else "none"), text)
+            g = re.search(r"(\d+) misuse events \(urcutorture caused (\d+)\)", out)
+            ok(g is not None and int(g.group(1)) >= int(g.group(2)) > 0,
+               "%s: the library counted the misuse events (%s)" % (tag, g.groups() if g else "none"),
+               text)
+        else:
+            ok(m is None, "%s: no implicit-registration rounds" % tag, text)
 
 
 def check_modules(root, modules):

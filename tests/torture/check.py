@@ -79,6 +79,35 @@ def check_stress_coverage(flavor, doc):
            "qsbr: quiescent states (%d), short (%d) and long (%d) offline periods"
            % (st.get("quiescent_states", 0), st.get("offline_short", 0),
               st.get("offline_long", 0)))
+    check_implicit_coverage(flavor, r, st)
+
+
+def check_implicit_coverage(flavor, r, st):
+    """memb, mb, signal: churn threads read without registering,
+    unregistered inside sections and read in their exit destructors, and the
+    library counted at least the misuse events they caused (docs/TORTURE.md,
+    "Implicit registration"); qsbr and bp have none of it."""
+    imp = st.get("implicit")
+    g = r.get("gp_stats") or {}
+    caused = (g.get("urcutorture") or {}).get("misuse_caused")
+    if flavor not in ("memb", "mb", "signal"):
+        ok(imp is None and caused == 0, "%s: no implicit registration (%s, caused %s)"
+           % (flavor, imp, caused))
+        return
+    ok(isinstance(imp, dict) and all(imp.get(k, 0) > 0 for k in
+                                     ("registrations", "unregisters_in_section",
+                                      "exit_destructor_sections")),
+       "%s: churn threads registered by read_lock, unregistered in sections, read at exit (%s)"
+       % (flavor, imp))
+    if isinstance(imp, dict):
+        ok(caused == imp.get("registrations", 0) + imp.get("unregisters_in_section", 0),
+           "%s: misuse_caused %s = registrations + unregistrations in sections" % (flavor, caused),
+           g.get("urcutorture"))
+    checks = {c.get("name"): c for c in g.get("checks", [])}
+    ok(checks.get("misuse_events", {}).get("ok") is True
+       and g.get("misuse_events", 0) >= (caused or 0) > 0,
+       "%s: the library counted the misuse events (%s >= %s)"
+       % (flavor, g.get("misuse_events"), caused), checks.get("misuse_events"))
 
 
 def check_busted():
@@ -626,7 +655,7 @@ def check_misc():
                 "--duration", "--stat-interval", "--stall-timeout", "--seed", "--pin",
                 "--pin-readers", "--pin-updaters", "--pin-workers", "--topology", "--dry-run",
                 "--json", "--tap", "--quiet", "--version", "--stuck-for", "--lib-stall-timeout",
-                "busted-stats", "Exit status"]:
+                "--no-implicit", "busted-stats", "Exit status"]:
         ok(opt in out, "help: documents %s" % opt)
     rc, out, err = run(["--dry-run", "--pin=compact"], timeout=10)
     ok(rc == 0 and "dry run" in out and "End of test" not in out, "dry-run: plan only", out + err)
@@ -745,11 +774,13 @@ def check_registry():
     rc, out, err = run(["--dry-run"], timeout=10)
     start = out.splitlines()[0] if out else ""
     for pair in ["fake-updaters=1", "pipe-len=10", "update-delay=0ns", "async=0", "runs=5",
-                 "rate=0", "launder=3", "batch=100"]:
+                 "rate=0", "launder=3", "batch=100", "no-implicit=0"]:
         ok((" %s " % pair) in start, "start line: mode option %s" % pair, start)
     rc, out, err = run(["--dry-run", "--mode=barrier", "--batch=7", "--pipe-len=64"], timeout=10)
     ok(rc == 0 and " batch=7 " in out and " pipe-len=64 " in out,
        "mode options: set from the command line", out + err)
+    rc, out, err = run(["--dry-run", "--mode=litmus", "--no-implicit"], timeout=10)
+    ok(rc == 0 and " no-implicit=1 " in out, "mode options: --no-implicit (stress, litmus)", out + err)
     rc, out, err = run(["--dry-run", "--pipe-len=65"], timeout=10)
     ok(rc == 64 and "--pipe-len: 65 is out of range 3..64" in err, "mode options: range", err)
     man = man_list(".SH MODES", ".SH ")
