@@ -43,21 +43,28 @@
  * worker checks state after S2, so either it sees the bit or the requester's
  * AWAKE store comes after S1 and its futex_wait returns.
  *
- * Gathering (normal workers).  A worker about to start a batch less than
- * GATHER_GAP_NS after its previous batch ended is fed by a dense stream:
- * the callbacks were queued while it ran, or woke it right after it went
- * to sleep.  It then naps GATHER_NS, offline, before the splice, so that
- * a dense stream costs about one grace period per GATHER_NS instead of
- * one grace period (and a wake-up, when it had slept) per few callbacks.
- * A sparse stream, each callback more than GATHER_GAP_NS after the last
- * batch, is served at once.  Why it matters: every grace period costs the
- * readers running meanwhile (a membarrier IPI on their CPUs, a cache miss
- * on their reader word after the scan), and the default worker inherits
- * its creator's affinity: created by a thread pinned to one CPU, it
- * competes with that thread for its CPU, preempting it inside read-side
- * sections that its grace period must then wait for.  Without the nap, a
- * reader deleting 5 % of its hash-table operations lost about a fifth of
- * its throughput to its worker (docs/PERFORMANCE.md, "call_rcu").  The
+ * Gathering (normal workers).  Before each batch the worker estimates the
+ * rate of the stream that feeds it, in windows of GATHER_WINDOW_NS (1 ms):
+ * the callbacks queued in the window now open, and those of the last
+ * window closed (scaled to 1 ms when it spanned more, an idle spell).  At
+ * GATHER_MIN_CB (8) or more in either, the stream is dense: the worker
+ * naps GATHER_NS (1 ms), offline, before the splice, so that a dense stream
+ * costs about one grace period per millisecond instead of one grace period
+ * (and a wake-up, when the worker had slept) per few callbacks.  A sparser
+ * stream, and a callback after an idle spell, are served at once.  Counting
+ * over fixed windows keeps a periodic stream below the threshold whatever
+ * the phase of its batches: a first version napped whenever a batch was
+ * due within 100 us of the previous batch's end, and with one callback
+ * every 300 us a single nap shifted the batches against the stream so that
+ * a third of the later gaps fell under 100 us, nap after nap.  Why it
+ * matters: every grace period costs the readers running meanwhile (a
+ * membarrier IPI on their CPUs, a cache miss on their reader word after
+ * the scan), and the default worker inherits its creator's affinity:
+ * created by a thread pinned to one CPU, it competes with that thread for
+ * its CPU, preempting it inside read-side sections that its grace period
+ * must then wait for.  Without the nap, a reader deleting 5 % of its
+ * hash-table operations ran at 0.6-0.9x liburcu's speed, its worker taking
+ * a quarter of the CPU they shared (docs/PERFORMANCE.md, "call_rcu").  The
  * nap changes no ordering and no part of the wake-up protocol: it only
  * delays the splice.
  *
@@ -98,7 +105,8 @@ _Static_assert(offsetof(struct call_rcu_data, cbs_head) == CAA_CACHE_LINE_SIZE,
  * within a millisecond.
  */
 #define GATHER_NS		1000000L	/* see "Gathering" above */
-#define GATHER_GAP_NS		100000ULL
+#define GATHER_WINDOW_NS	1000000ULL
+#define GATHER_MIN_CB		8UL
 
 #define RT_SPIN_LOOPS		1000
 #define RT_YIELD_LOOPS		2000
@@ -257,12 +265,35 @@ static void worker_poll(struct call_rcu_data *crdp)
 	}
 }
 
+/* The worker's estimate of its stream's rate ("Gathering" above). */
+struct gather_window {
+	uint64_t start;		/* when the open window began */
+	unsigned long queued;	/* crdp->queued then */
+	unsigned long last;	/* callbacks of the last closed window, per 1 ms */
+};
+
 /*
- * Normal worker, a batch due less than GATHER_GAP_NS after the previous
- * one: let the stream gather for GATHER_NS ("Gathering" above).  Offline,
- * so that qsbr grace periods do not wait for the nap.  A stop or pause
- * request already made skips it; one made during it waits (GATHER_NS at
- * most).
+ * Normal worker about to start a batch: is the stream dense?  Relaxed read
+ * of queued: a rate estimate.
+ */
+static bool stream_dense(struct call_rcu_data *crdp, struct gather_window *w)
+{
+	unsigned long queued = uatomic_read(&crdp->queued);
+	uint64_t now = urcu_common_now_ns(), len = now - w->start;
+
+	if (len >= GATHER_WINDOW_NS) {
+		w->last = (unsigned long) ((uint64_t) (queued - w->queued)
+				* GATHER_WINDOW_NS / len);
+		w->start = now;
+		w->queued = queued;
+	}
+	return queued - w->queued >= GATHER_MIN_CB || w->last >= GATHER_MIN_CB;
+}
+
+/*
+ * A dense stream: let it gather for GATHER_NS.  Offline, so that qsbr
+ * grace periods do not wait for the nap.  A stop or pause request already
+ * made skips it; one made during it waits (GATHER_NS at most).
  */
 static void worker_gather(struct call_rcu_data *crdp)
 {
@@ -315,7 +346,7 @@ static void *worker_thread(void *arg)
 {
 	struct call_rcu_data *crdp = arg;
 	bool rt = crdp->flags & URCU_CALL_RCU_RT;
-	uint64_t last_end = 0;	/* when the last batch ended (0: none yet) */
+	struct gather_window window = { 0, 0, 0 };
 
 	URCU_FN(register_thread)();
 	/* Callbacks that call call_rcu() feed this worker. */
@@ -347,10 +378,9 @@ static void *worker_thread(void *arg)
 			URCU_FN(thread_online)();
 			continue;
 		}
-		if (!rt && urcu_common_now_ns() - last_end < GATHER_GAP_NS)
+		if (!rt && stream_dense(crdp, &window))
 			worker_gather(crdp);
 		worker_run_batch(crdp);
-		last_end = urcu_common_now_ns();
 	}
 	URCU_FN(unregister_thread)();
 	worker_ack(crdp, CRDP_STOPPED);
