@@ -239,7 +239,8 @@ static void request_gp(unsigned long target)
  * Scanning the list itself is a pointer chase through each thread's TLS
  * block, one cache miss after the other; the array lets the CPU issue the
  * loads of many reader words at once, which is what keeps the cost of
- * idle registered threads low (docs/PERFORMANCE.md, "Idle readers").
+ * idle registered threads low (docs/PERFORMANCE.md, "Idle registered
+ * threads and registration").
  * Touched only by the leader with the registry lock held.
  */
 static struct scan_set {
@@ -340,8 +341,8 @@ static size_t scan_all(struct urcu_i_reader **busy, unsigned long g, bool armed)
 		 * its thread's TLS page, hence in one L1 set, and those misses
 		 * do not overlap however early they are asked for; prefetching
 		 * 16 words ahead only added work (with 1024 idle threads, 3.8-4.4
-		 * ns each with it, 3.3-3.7 without: docs/PERFORMANCE.md, "3.
-		 * Idle registered readers").
+		 * ns each with it, 3.3-3.7 without: docs/PERFORMANCE.md, "Idle
+		 * registered threads and registration").
 		 */
 		for (size_t i = 0; i < scan_set.n; i++) {
 			r = scan_set.r[i];

@@ -18,7 +18,7 @@
  *   rcu_register_thread() / rcu_unregister_thread().  Both take the registry
  *   lock that a grace period holds from its start to its end (both
  *   libraries), so with grace periods back to back they wait for the lock;
- *   docs/PERFORMANCE.md, "Registration churn".
+ *   docs/PERFORMANCE.md, "Idle registered threads and registration".
  * -m floor: the cost of one membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)
  *   while another thread of the process spins on the other CPU (both
  *   pinned): the cross-CPU IPI that bounds a memb/bp grace period from
