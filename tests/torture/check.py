@@ -741,6 +741,11 @@ def check_flavor_registry():
     for name, kind in listed:
         if kind != "seeded":   # (their modules: the litmus tests)
             rc, out, err = run(["--flavor=" + name, "--dry-run"], timeout=10)
+            if rc == 77 and kind == "busted" and "is not built into this binary" in err:
+                # A busted flavor whose base lacks what it patches (the
+                # 32-bit build: busted-stats-double needs gp_flipped).
+                ok(True, "%s: # SKIP not built into this binary" % name)
+                continue
             ok(rc == 0, "%s: accepted (dry run)" % name, out + err)
 
 
