@@ -265,8 +265,8 @@ static void *worker(void *arg caa_unused)
 /*
  * Make sure the thread exists in this process: start it unless it runs or
  * is being started (then wait for that start: one pthread_create).  Every
- * signal but the faults is blocked in it.  Returns false if it could not be started, or
- * was stopped.
+ * signal but the faults is blocked in it.  Returns false if it could not
+ * be started, or was stopped.
  */
 static bool start_worker(void)
 {
