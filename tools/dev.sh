@@ -107,7 +107,7 @@ build_for_run() {
 
 	setup_tree
 	mapfile -t targets < <(run_targets)
-	if [ ${#targets[@]} -eq 0 ] || ! printf '%s\n' "${targets[@]}" | grep -qx 'tools/urcutorture'; then
+	if [ ${#targets[@]} -eq 0 ] || ! grep -qx 'tools/urcutorture' <<<"$(printf '%s\n' "${targets[@]}")"; then
 		echo "dev.sh run: no urcutorture in $build (configured with -Dtorture=false?)" >&2
 		exit 1
 	fi

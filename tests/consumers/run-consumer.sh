@@ -265,7 +265,7 @@ check_linkage() {
 		checked=$((checked + 1))
 		[ -n "$needed" ] || { echo "  $f needs no liburcu library"; bad=1; }
 		for n in $needed; do
-			echo "$n" | grep -q -x "$want" || { echo "  $n is not the $side library"; bad=1; }
+			grep -q -x "$want" <<<"$n" || { echo "  $n is not the $side library"; bad=1; }
 		done
 		for r in $resolved; do
 			case "$r" in "$URCU_ROOT"/*) ;; *) echo "  $r is outside $URCU_ROOT"; bad=1;; esac

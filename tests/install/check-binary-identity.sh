@@ -56,8 +56,8 @@ echo "ok 2 - a program built against ours refuses liburcu's libraries, naming $o
 #    version at all; glibc only warns about such a library, so for it the
 #    SONAME of step 2 is the guard.)
 needs="$(readelf -V "$tmp/prog-ours" | sed -n '/Version needs section/,$p')"
-echo "$needs" | grep -q "File: $oursoname" || fail "our program has no version needs on $oursoname"
-echo "$needs" | grep -q "Name: URCU_DROPIN_1" || fail "our program does not require version URCU_DROPIN_1"
+grep -q "File: $oursoname" <<<"$needs" || fail "our program has no version needs on $oursoname"
+grep -q "Name: URCU_DROPIN_1" <<<"$needs" || fail "our program does not require version URCU_DROPIN_1"
 echo "$needs" | grep -E "Name: (LIBURCU|URCU_[0-9])" && fail "our program requires a liburcu-style version node"
 echo "ok 3 - our program binds its urcu symbols to version node URCU_DROPIN_1"
 echo "1..3"

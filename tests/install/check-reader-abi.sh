@@ -16,6 +16,11 @@
 #                it too must inline its read side, bind it to the reader
 #                node, and run
 # TAP output.
+#
+# Searches read a variable through a here-string, never `echo "$v" | grep -q`:
+# bash's echo writes a pipe line by line, grep -q exits at its first match,
+# and the write after that dies of SIGPIPE, which pipefail turns into a
+# failed search (seen once in CI on a busy machine).
 set -euo pipefail
 inline="$1"; call="$2"; bumped="$3"; shift 3
 tmp="$(mktemp -d)"
@@ -56,17 +61,17 @@ check "the inline program requires a reader node (URCU_DROPIN_READER_<n>) of $so
 inlined() {
 	local fl="$1" prog="$2" dyn
 	dyn="$(nm -D "$prog")"
-	echo "$dyn" | grep -q " urcu_${fl}_i_reader@URCU_DROPIN_READER" \
-		&& echo "$dyn" | grep -q " urcu_${fl}_i_gp@@*URCU_DROPIN_READER" \
-		&& ! echo "$dyn" | grep -qE " urcu_${fl}_(read_lock|read_unlock|read_ongoing|quiescent_state)@" \
-		&& { [ "$fl" = qsbr ] || ! echo "$dyn" | grep -qE " urcu_${fl}_thread_(offline|online)@"; }
+	grep -q " urcu_${fl}_i_reader@URCU_DROPIN_READER" <<<"$dyn" \
+		&& grep -q " urcu_${fl}_i_gp@@*URCU_DROPIN_READER" <<<"$dyn" \
+		&& ! grep -qE " urcu_${fl}_(read_lock|read_unlock|read_ongoing|quiescent_state)@" <<<"$dyn" \
+		&& { [ "$fl" = qsbr ] || ! grep -qE " urcu_${fl}_thread_(offline|online)@" <<<"$dyn"; }
 }
 check "without _LGPL_SOURCE the read side is inline (i_reader, i_gp referenced; no read-side call)" \
 	inlined memb "$inline"
 callneeds="$(readelf -V "$call" | sed -n '/Version needs section/,$p')"
 nodeless() {
-	! echo "$callneeds" | grep -q 'URCU_DROPIN_READER' \
-		&& nm -D --undefined-only "$call" | grep -q ' urcu_memb_read_lock@URCU_DROPIN_1'
+	! grep -q 'URCU_DROPIN_READER' <<<"$callneeds" \
+		&& grep -q ' urcu_memb_read_lock@URCU_DROPIN_1' <<<"$(nm -D --undefined-only "$call")"
 }
 check "with URCU_NO_INLINE_READ_SIDE the program calls read_lock and needs no reader node" nodeless
 
