@@ -70,9 +70,13 @@
  * unless --pin* says otherwise; default one reader per CPU but one.
  */
 #define _GNU_SOURCE
+#include <linux/futex.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <urcu/arch.h>
 #include <urcu/uatomic.h>
@@ -131,8 +135,23 @@ enum lit_round { LIT_PLAIN, LIT_IMPLICIT, LIT_UNREGISTER };
 #define LIT_UPDATER_DELAY	512
 /* The last arriver starts the round this far ahead (see lit_wait_until). */
 #define LIT_GO_AHEAD_NS		1000
-/* Barrier spins between sched_yield()s (a preempted partner). */
-#define LIT_YIELD_SPINS		4096
+/*
+ * A party waiting at the barrier spins this long, then sleeps (a
+ * preempted partner), each sleep bounded by LIT_SLEEP_NS so that a stop is
+ * noticed.  Longer than most grace periods of a round (membarrier(2), a
+ * signal round: 10-30 us on the 2-CPU VM), which the reader waits out at
+ * the barrier: a shorter spin puts it to sleep in most rounds of an idle
+ * machine (a third of the round rate); a longer one keeps a partner that
+ * shares its CPU with a CPU hog waiting longer before it is woken.
+ * Measured with stale-snapshot on the 2-CPU VM beside stress-ng --cpu 8
+ * (docs/TORTURE-SEEDED.md): 30 us, 24 of 24 runs caught within 3.3 s;
+ * 60 us, 24 of 24 within 5.9 s; sched_yield() every 4096 spins
+ * (before), 23 of 30.
+ */
+#define LIT_SPIN_NS		30000
+#define LIT_SLEEP_NS		1000000
+/* Barrier passes at most per round (see lit_round). */
+#define LIT_PASSES		3
 
 struct lit_obj {
 	uint64_t val;
@@ -144,6 +163,10 @@ struct lit_shared {
 	struct lit_obj *ptr __attribute__((aligned(64)));
 	unsigned int arrived __attribute__((aligned(64)));
 	unsigned int sense __attribute__((aligned(64)));
+	/* Parties asleep on sense (futex), and whether the pass just
+	 * released woke any (then every party runs another pass). */
+	unsigned int sleepers;
+	int woke;
 	int done __attribute__((aligned(64)));	/* a thread left: the barrier is over */
 	/* The updater's rounds whose synchronize_rcu returned (poison stored). */
 	uint64_t returned __attribute__((aligned(64)));
@@ -192,26 +215,48 @@ static void lit_wait_until(uint64_t t)
 }
 
 /*
- * Sense-reversing barrier for every party of the round.  False when a
+ * One pass of a sense-reversing barrier for every party.  False when a
  * thread has left (or the run stops): the caller leaves too.
+ *
+ * A party that spun LIT_SPIN_NS sleeps on the sense word (futex) until
+ * the releaser wakes it.  On a machine with more runnable threads than
+ * CPUs this matters: a party that yields its CPU to a CPU hog comes back
+ * after the hog's time slice (milliseconds), and the round waits for it;
+ * a party woken from sleep is run soon by the scheduler (it is owed CPU
+ * time), so the parties run together again within microseconds.  L->woke
+ * tells every party whether the pass found a sleeper (lit_round).
  */
-static bool lit_barrier(struct lit_shared *L, struct ut_run *run, unsigned int *sense)
+static bool lit_pass(struct lit_shared *L, struct ut_run *run, unsigned int *sense)
 {
 	unsigned int s = *sense ^ 1;
 	unsigned long spins = 0;
+	uint64_t spin_start = ut_now_ns();
 
 	*sense = s;
 	/*
 	 * Full barrier (value-returning RMW): this thread's accesses of the
-	 * round are done before the last arriver releases the next one.
+	 * round are done before the last arriver releases the next one; and
+	 * the load of sleepers below comes after it.
 	 */
 	if (uatomic_add_return(&L->arrived, 1) == (unsigned int)L->parties) {
 		uatomic_set(&L->arrived, 0);
-		/* Published by the release store of sense below. */
+		/* Both published by the release store of sense below. */
 		L->go = ut_now_ns() + LIT_GO_AHEAD_NS;
+		L->woke = uatomic_read(&L->sleepers) != 0;
 		/* Release: pairs with the waiters' acquire load of sense below;
-		 * the reset of arrived and every party's round precede it. */
+		 * the reset of arrived, go, woke and every party's round
+		 * precede it. */
 		__atomic_store_n(&L->sense, s, __ATOMIC_RELEASE);
+		/*
+		 * Full barrier: the sense store before the load of sleepers,
+		 * as a sleeper's increment of sleepers (a full-barrier RMW)
+		 * comes before its futex's check of sense: one of the two
+		 * sees the other (store buffering, both fenced), so no sleeper
+		 * is left to its timeout.
+		 */
+		cmm_smp_mb();
+		if (uatomic_read(&L->sleepers))
+			syscall(SYS_futex, &L->sense, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
 		if (uatomic_read(&L->done))
 			return false;
 		lit_wait_until(L->go);
@@ -221,12 +266,39 @@ static bool lit_barrier(struct lit_shared *L, struct ut_run *run, unsigned int *
 	while (__atomic_load_n(&L->sense, __ATOMIC_ACQUIRE) != s) {
 		if (uatomic_read(&L->done) || ut_should_stop(run))
 			return false;
-		if (++spins % LIT_YIELD_SPINS)
-			caa_cpu_relax();
-		else
-			sched_yield();
+		caa_cpu_relax();
+		if (++spins % 64 || ut_now_ns() - spin_start < LIT_SPIN_NS)
+			continue;
+		/* Full barrier (RMW): pairs with the releaser's cmm_smp_mb. */
+		uatomic_add_return(&L->sleepers, 1);
+		syscall(SYS_futex, &L->sense, FUTEX_WAIT_PRIVATE, s ^ 1,
+			&(struct timespec){ .tv_nsec = LIT_SLEEP_NS }, NULL, 0);
+		uatomic_add(&L->sleepers, -1);
+		spin_start = ut_now_ns();
 	}
 	lit_wait_until(L->go);
+	return true;
+}
+
+/*
+ * The start of a round: barrier passes until one finds no party asleep
+ * (all of them were running, and start together at go), at most
+ * LIT_PASSES.  A pass that woke a party is followed by another, in which
+ * the woken party, running by then, meets the others within microseconds.
+ * Every party reads the same L->woke (written by the pass's releaser
+ * before its release store of sense), so all run the same passes.
+ */
+static bool lit_round(struct lit_shared *L, struct ut_run *run, unsigned int *sense)
+{
+	for (int pass = 0; pass < LIT_PASSES; pass++) {
+		if (!lit_pass(L, run, sense))
+			return false;
+		/* After the acquire load of sense (or, for the releaser, its own
+		 * store); the next pass's releaser cannot overwrite it before
+		 * this party has arrived there. */
+		if (!L->woke)
+			break;
+	}
 	return true;
 }
 
@@ -281,7 +353,7 @@ static void *lit_reader(struct ut_thread *t)
 			ops->unregister_thread();
 			registered = false;
 		}
-		if (ut_should_stop(run) || !lit_barrier(L, run, &sense))
+		if (ut_should_stop(run) || !lit_round(L, run, &sense))
 			break;
 		lit_delay(ut_rng_below(&t->rng, LIT_READER_DELAY));
 		/* Lines the updater wrote last: each store needs ownership. */
@@ -357,7 +429,7 @@ static void *lit_updater(struct ut_thread *t)
 
 	ut_thread_begin(t);
 	ut_thread_set_state(t, "barrier");
-	while (!ut_should_stop(run) && lit_barrier(L, run, &sense)) {
+	while (!ut_should_stop(run) && lit_round(L, run, &sense)) {
 		struct lit_obj *old = &L->obj[c], *next = &L->obj[c ^ 1];
 
 		/* Unreachable since the last round's grace period. */
