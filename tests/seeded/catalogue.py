@@ -8,8 +8,9 @@ pages), builds urcutorture and the tests it needs, then
 
   (a) runs urcutorture alone, in the modes and flavors that should catch the
       bug (--duration each, 10 s by default), and records the verdict
-      (exit 1 FAILURE, exit 2 STALL), the detectors that fired (the error
-      kinds of the JSON report, or "watchdog" for a stall) and the seconds to
+      (exit 1 FAILURE, or CRASH when the report says so; exit 2 STALL), the
+      detectors that fired (the error kinds of the JSON report, "watchdog"
+      for a stall, "crash" for a crash) and the seconds to
       detection (the first "!!!" stat line; for errors counted only at the
       end, or a stall, the run's elapsed time);
   (b) runs the default tests relevant to it and records which fail.
@@ -256,6 +257,13 @@ def run_torture(args, bdir, mode, flavor, extra):
     if rc is None:
         verdict = 'HANG'
         res['note'] = 'killed after %d s without a verdict' % int(args.duration + args.hang_s)
+    elif rc == 1 and doc and doc.get('verdict') == 'CRASH':
+        # The crash handler exits 1 too; its report says CRASH and when.
+        verdict = 'CRASH'
+        detectors.append('crash')
+        crash = doc.get('crash') or {}
+        res['note'] = 'crashed: %s in %s' % (crash.get('signal'), crash.get('role'))
+        first = crash.get('after_s')
     elif rc == 1:
         verdict = 'FAILURE'
     elif rc == 2:
@@ -272,7 +280,7 @@ def run_torture(args, bdir, mode, flavor, extra):
         res['tail'] = out[-1500:]
     res['verdict'] = verdict
     res['detectors'] = detectors
-    if verdict in ('FAILURE', 'STALL'):
+    if verdict in ('FAILURE', 'STALL') or (verdict == 'CRASH' and first is not None):
         res['seconds'] = first if first is not None else (elapsed if elapsed else round(wall, 1))
     else:
         res['seconds'] = None

@@ -816,7 +816,8 @@ def check_crash():
             ok(rc == 1, "crash %s: exit 1 (got %d)" % (hook, rc), out + err)
             ok("FAILURE: crashed (likely use after free)" in out, "crash %s: the FAILURE line" % hook,
                out + err)
-            ok(re.search(r"!!! CRASH: SIGSEGV at fault address 0x[0-9a-f]+ in %s 0\n" % role, out)
+            ok(re.search(r"!!! CRASH: SIGSEGV at fault address 0x[0-9a-f]+ in %s 0 after [0-9]+\.[0-9]{3} s\n"
+                         % role, out)
                and "mode %s, flavor memb, call_rcu layout default, seed 77" % mode in out,
                "crash %s: signal, address, thread, mode, flavor, layout, seed" % hook, out)
             ok(last_line(out).startswith("End of test: CRASH mode=%s" % mode),
@@ -832,6 +833,11 @@ def check_crash():
                [r["verdict"] for r in doc["results"]] == ["CRASH"] and
                c.get("signal") == "SIGSEGV" and c.get("role") == role and c.get("index") == 0,
                "crash %s: JSON verdict CRASH, the crash object" % hook, json.dumps(c))
+            # The hook crashes 100 ms after the thread starts: the crash's
+            # time is at least that, and well inside the 5 s run.
+            ok(isinstance(c.get("after_s"), (int, float)) and 0.1 <= c["after_s"] < 5,
+               "crash %s: after_s, the crash's time since the start (got %r)" % (hook, c.get("after_s")),
+               json.dumps(c))
     rc, out, err = crash_run("reader", ["--flavor=memb", "--duration=5s", "--tap"])
     ok(rc == 1 and "\nnot ok 1 - memb/default stress # CRASH" in out and "Bail out! crash" in out and
        "# FAILURE: crashed (likely use after free)" in out, "crash --tap: not ok, Bail out!", out)

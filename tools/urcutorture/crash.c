@@ -11,7 +11,7 @@
  *
  * Async-signal safety.  The heap may be what broke, and the crashing thread
  * may hold any lock (malloc's, stdio's, the library's), so the handler calls
- * nothing but write(2), _exit(2), gettid and pause(2):
+ * nothing but write(2), _exit(2), gettid, clock_gettime(2) and pause(2):
  *  - Before each combination the controller renders everything a crash can
  *    print that does not depend on the crash (ut_crash_arm): the "what ran"
  *    line, the End-of-test line, the TAP lines, and the whole JSON document
@@ -60,6 +60,7 @@ struct crash_text {
 	int human_fd;		/* the human report's stream */
 	bool tap;		/* human lines as "# " comments, TAP lines on stdout */
 	const char *mode, *flavor, *layout;
+	uint64_t t0_ns;		/* the run's start (ut_now_ns), for the crash's time */
 	char what[256];		/* "  mode queue, flavor memb, call_rcu layout default, seed 1\n" */
 	char *end;		/* "End of test: CRASH ...\n" ("# " first under TAP) */
 	char *tap_lines;	/* "not ok N - ... # CRASH ...\nBail out! crash\n", or "" */
@@ -104,6 +105,18 @@ static void put_u64(struct cbuf *c, uint64_t v, unsigned int base)
 		put(c, "0x");
 	while (i > 0 && c->n < sizeof(c->b) - 1)
 		c->b[c->n++] = tmp[--i];
+}
+
+/* Seconds from the run's start to now, "S.mmm" (clock_gettime is
+ * async-signal-safe). */
+static void put_elapsed(struct cbuf *c, const struct crash_text *t)
+{
+	uint64_t ms = (ut_now_ns() - t->t0_ns) / 1000000;
+
+	put_u64(c, ms / 1000, 10);
+	put(c, ".");
+	put(c, ms % 1000 < 100 ? (ms % 1000 < 10 ? "00" : "0") : "");
+	put_u64(c, ms % 1000, 10);
 }
 
 static void put_json_str(struct cbuf *c, const char *s)
@@ -219,6 +232,11 @@ static void human_report(const struct crash_text *t, int sig, const void *addr,
 	}
 	put(&c, " in ");
 	put_thread(&c, role, idx, label);
+	if (t) {
+		put(&c, " after ");
+		put_elapsed(&c, t);
+		put(&c, " s");
+	}
 	put(&c, "\n");
 	emit(t, &c);
 	if (t) {
@@ -274,6 +292,8 @@ static void json_report(const struct crash_text *t, int sig, const void *addr,
 	put_json_str(&c, t->flavor);
 	put(&c, ", \"layout\": ");
 	put_json_str(&c, t->layout);
+	put(&c, ", \"after_s\": ");
+	put_elapsed(&c, t);
 	put(&c, ", \"message\": \"crashed (likely use after free)\"}");
 	write_all(t->json_fd, t->doc, t->pre_len);
 	write_all(t->json_fd, c.b, c.n);
@@ -482,6 +502,7 @@ void ut_crash_arm(const struct ut_session *s, const struct ut_config *cfg,
 	t->mode = cfg->mode->name;
 	t->flavor = ops->name;
 	t->layout = ut_layout_names[layout];
+	t->t0_ns = s->batch->t_start_ns;
 
 	/* The finished combinations, then this one as a crash would leave it. */
 	if (ndone)
