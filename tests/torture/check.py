@@ -164,6 +164,7 @@ def check_stall():
         ok(False, "stall: JSON report", str(e) + out[:500])
     check_stall_short()
     check_stall_end_phase()
+    check_stall_exit()
 
 
 def check_stall_end_phase():
@@ -178,6 +179,23 @@ def check_stall_end_phase():
     end_phase_case("URCUTORTURE_TEST_LIVELOCK", "stop: draining the callbacks",
                    "end-phase livelock",
                    "the end phase did not finish: the controller in stop: draining the callbacks")
+
+
+def check_stall_exit():
+    # A hang in the process's exit, after the report (an atexit handler
+    # that never returns, through the test hook): one STALL line on stderr
+    # and exit 2 within the stall timeout; the report before it stands.
+    os.environ["URCUTORTURE_TEST_HANG"] = "process exit"
+    try:
+        t0 = time.monotonic()
+        rc, out, err = run(["--duration=1s", "--stall-timeout=1s", "--stat-interval=0"], timeout=30)
+        took = time.monotonic() - t0
+    finally:
+        del os.environ["URCUTORTURE_TEST_HANG"]
+    ok(rc == 2 and last_line(out).startswith("End of test: SUCCESS"),
+       "exit hang: exit 2 after the report (got %d)" % rc, out + err)
+    ok("!!! STALL: the process did not exit within" in err and took < 20,
+       "exit hang: the STALL line names the exit, within %.1f s" % took, err)
 
 
 def end_phase_case(hook, step, what, reason):

@@ -222,12 +222,29 @@ static enum ut_verdict run_batch(struct ut_session *s)
 	return verdict;
 }
 
+static void hang_forever(void)
+{
+	for (;;)
+		pause();
+}
+
+/* Test hook: URCUTORTURE_TEST_HANG="process exit" hangs the exit in an
+ * atexit handler (tests/torture/check.py, the stall check). */
+static void exit_hang_hook(void)
+{
+	const char *hang = getenv("URCUTORTURE_TEST_HANG");
+
+	if (hang && !strcmp(hang, "process exit"))
+		atexit(hang_forever);
+}
+
 /* The runs, then the end of the run: the exit status. */
 static int run_all(struct ut_session *s)
 {
 	struct ut_batch *b = s->batch;
 	enum ut_verdict verdict;
 	struct ut_end_out out;
+	int rc;
 
 	s->results = calloc((size_t)b->ncombos, sizeof(*s->results));
 	if (!s->results) {
@@ -241,7 +258,6 @@ static int run_all(struct ut_session *s)
 	ut_watchdog_start(&b->runs[0].cfg);
 	ut_report_start(b);
 	verdict = run_batch(s);
-	ut_watchdog_stop();
 	b->elapsed_s = (ut_now_ns() - b->t_start_ns) / 1e9;
 	b->stop_signal = ut_stop_requested();
 	if (s->ndone > 1)
@@ -250,7 +266,13 @@ static int run_all(struct ut_session *s)
 	if (b->stop_signal && verdict != UT_FAILURE)
 		verdict = UT_INTERRUPTED;
 	ut_end_out_of(b->global->inv, &out);
-	return ut_exit_code(ut_report_finish(b, s->results, s->ndone, verdict, s->cmp, &out));
+	rc = ut_exit_code(ut_report_finish(b, s->results, s->ndone, verdict, s->cmp, &out));
+	/* What is left to write, before the exit's bound starts (a reader
+	 * slow on a pipe is no stall). */
+	fflush(NULL);
+	exit_hang_hook();
+	ut_watchdog_exit_phase();
+	return rc;
 }
 
 /* What can fail before anything runs: the batch, the baseline, the JSON

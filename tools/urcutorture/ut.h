@@ -188,7 +188,8 @@ void ut_result_from_threads(struct ut_run *run, struct ut_result *r);
 /* ---- watchdog ---- */
 void ut_watchdog_start(const struct ut_config *cfg);
 void ut_watchdog_attach(struct ut_run *run);	/* NULL to detach */
-void ut_watchdog_stop(void);
+/* After the report: the process's exit is watched, see watchdog.c. */
+void ut_watchdog_exit_phase(void);
 /* The ops table run->ops points to: ops with synchronize_rcu, rcu_barrier and
  * the polled cookies timed for the grace-period stall checks (into *buf). */
 const struct ut_flavor_ops *ut_watchdog_wrap_ops(const struct ut_flavor_ops *ops,

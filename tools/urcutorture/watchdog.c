@@ -38,6 +38,13 @@
  * whose callbacks never all run, callbacks re-posting themselves forever)
  * is a stall too.  The report names the step, and the thread a join waits
  * for with its state.
+ *
+ * After the last combination's report the watchdog still runs, to the
+ * process's end: its exit (atexit handlers, the library's destructors, which
+ * stop call_rcu workers and join helper threads) must end within
+ * --stall-timeout, or it writes one STALL line to stderr and ends the
+ * process with exit 2 (ut_watchdog_exit_phase).  That phase touches only
+ * this file's statics: the configuration is freed by then.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -55,6 +62,8 @@ static struct ut_session *wd_session;
 static int wd_stop;
 static pthread_t wd_thread;
 static bool wd_started;
+/* The process's exit: since when (0: not yet), and its bound. */
+static uint64_t wd_exit_since, wd_exit_timeout;
 
 /* ---- grace-period waits: the timed copy of the flavor's table ---- */
 
@@ -506,6 +515,21 @@ static bool thread_stuck(struct ut_run *run, uint64_t now, uint64_t *idle)
 	return false;
 }
 
+/* The process's exit did not finish: one line, exit 2 (no stdio: the
+ * exiting thread may hold its locks). */
+static void exit_stall(uint64_t waited)
+{
+	char line[256];
+	int n = snprintf(line, sizeof(line),
+			 "!!! STALL: the process did not exit within %.1f s after its report "
+			 "(atexit handlers, library destructors); exit %d\n",
+			 waited / 1e9, UT_EXIT_STALL);
+
+	if (n > 0 && write(2, line, (size_t)n) < 0)
+		n = 0;
+	_exit(UT_EXIT_STALL);
+}
+
 static void *watchdog_fn(void *arg)
 {
 	struct ut_run *seen = NULL;
@@ -519,6 +543,8 @@ static void *watchdog_fn(void *arg)
 		ut_sleep_ns(50000000ull);
 		pthread_mutex_lock(&wd_lock);
 		now = ut_now_ns();
+		if (wd_exit_since && wd_exit_timeout && now - wd_exit_since >= wd_exit_timeout)
+			exit_stall(now - wd_exit_since);
 		if (!wd_run) {
 			seen = NULL;
 			last_change = now;
@@ -654,11 +680,12 @@ void ut_watchdog_at_stop(struct ut_run *run, bool wait_pending)
 	}
 }
 
-void ut_watchdog_stop(void)
+void ut_watchdog_exit_phase(void)
 {
-	if (!wd_started)
-		return;
-	__atomic_store_n(&wd_stop, 1, __ATOMIC_RELAXED);
-	pthread_join(wd_thread, NULL);
-	wd_started = false;
+	pthread_mutex_lock(&wd_lock);
+	wd_exit_timeout = wd_cfg ? wd_cfg->stall_timeout_ns : 0;
+	wd_cfg = NULL;
+	wd_session = NULL;
+	wd_exit_since = ut_now_ns();
+	pthread_mutex_unlock(&wd_lock);
 }
