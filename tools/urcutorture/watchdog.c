@@ -59,9 +59,7 @@ static pthread_mutex_t wd_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ut_run *wd_run;
 static const struct ut_config *wd_cfg;
 static struct ut_session *wd_session;
-static int wd_stop;
 static pthread_t wd_thread;
-static bool wd_started;
 /* The process's exit: since when (0: not yet), and its bound. */
 static uint64_t wd_exit_since, wd_exit_timeout;
 
@@ -537,7 +535,8 @@ static void *watchdog_fn(void *arg)
 	char why[256];
 
 	(void)arg;
-	while (!__atomic_load_n(&wd_stop, __ATOMIC_RELAXED)) {
+	/* To the process's end (see the top of the file). */
+	for (;;) {
 		uint64_t now, sum;
 
 		ut_sleep_ns(50000000ull);
@@ -586,7 +585,7 @@ static void *watchdog_fn(void *arg)
 		}
 		pthread_mutex_unlock(&wd_lock);
 	}
-	return NULL;
+	return NULL;	/* not reached */
 }
 
 void ut_watchdog_session(struct ut_session *s)
@@ -599,8 +598,10 @@ void ut_watchdog_session(struct ut_session *s)
 void ut_watchdog_start(const struct ut_config *cfg)
 {
 	wd_cfg = cfg;
+	/* Never joined: it runs to the process's end.  If it cannot
+	 * start, the runs go unwatched. */
 	if (!pthread_create(&wd_thread, NULL, watchdog_fn, NULL))
-		wd_started = true;
+		pthread_detach(wd_thread);
 }
 
 void ut_watchdog_attach(struct ut_run *run)
