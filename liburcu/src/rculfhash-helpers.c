@@ -45,9 +45,9 @@
  * the end.  It starts with every signal blocked, like the background
  * thread (a program's handlers do not run on the library's threads), but
  * the faults (common.h) and the signal flavor's SIGRCU, which its grace
- * periods need every registered thread to take.  If a helper cannot be started (pthread_create
- * fails), the resizing thread works on that part, and the ones after it,
- * itself: a resize never fails for want of threads.
+ * periods need every registered thread to take.  If a helper cannot be
+ * started (pthread_create fails), the resizing thread works on that part,
+ * and the ones after it, itself: a resize never fails for want of threads.
  *
  * Fork: helpers exist only inside a pass.  The background thread parks for
  * a fork only between two tables (rculfhash-worker.c), so after its pass

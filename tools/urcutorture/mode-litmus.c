@@ -5,7 +5,8 @@
  * the reader words" (inside synchronize_rcu), made to happen within
  * nanoseconds millions of times, as litmus-test harnesses do.
  *
- * Each round: every reader and the one updater meet at a spin barrier,
+ * Each round: every reader and the one updater meet at a barrier (spin,
+ * then sleep; a round starts only once every party runs: lit_round),
  * whose last arriver sets the round's start time 1 us ahead; all wait for
  * it (whoever releases the barrier would otherwise always start first).
  * Then, after a small random delay on each side (sweeping the window):

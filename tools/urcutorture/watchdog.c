@@ -59,7 +59,6 @@ static pthread_mutex_t wd_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ut_run *wd_run;
 static const struct ut_config *wd_cfg;
 static struct ut_session *wd_session;
-static pthread_t wd_thread;
 /* The process's exit: since when (0: not yet), and its bound. */
 static uint64_t wd_exit_since, wd_exit_timeout;
 
@@ -597,6 +596,8 @@ void ut_watchdog_session(struct ut_session *s)
 
 void ut_watchdog_start(const struct ut_config *cfg)
 {
+	pthread_t wd_thread;
+
 	wd_cfg = cfg;
 	/* Never joined: it runs to the process's end.  If it cannot
 	 * start, the runs go unwatched. */
